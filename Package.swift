@@ -1,0 +1,74 @@
+// swift-tools-version:6.2
+// OnAir: WHIP/WHEP relay, LL-HLS packager, broadcaster CLI and chat sidecar.
+// Layers (../shared/ARCHITECTURE.md): C system libraries -> pure protocol core ->
+// sans-I/O C wrappers -> I/O runtime -> thin executables. Dependencies point down only.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "OnAir",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "relay", targets: ["relay"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // L0: C system libraries (a modulemap + shim header each; no Swift).
+        .systemLibrary(name: "CLiveOpenSSL", path: "Sources/CLiveOpenSSL"),
+
+        // L1: pure protocol core. No sockets, no clocks, no C.
+        .target(name: "OnAirWire", swiftSettings: strict),
+        .target(name: "OnAirSDP", dependencies: ["OnAirWire"], swiftSettings: strict),
+        .target(name: "OnAirRTP", dependencies: ["OnAirWire"], swiftSettings: strict),
+
+        // L2: sans-I/O wrappers of C libraries.
+        .target(name: "OnAirCrypto", dependencies: ["CLiveOpenSSL", "OnAirWire"], swiftSettings: strict),
+        .target(name: "OnAirSTUN", dependencies: ["OnAirWire", "OnAirCrypto"], swiftSettings: strict),
+        .target(name: "OnAirDTLS", dependencies: ["CLiveOpenSSL", "OnAirWire", "OnAirCrypto"], swiftSettings: strict),
+        .target(name: "OnAirWebRTC",
+                dependencies: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirSTUN", "OnAirDTLS"],
+                swiftSettings: strict),
+
+        // L3: I/O and runtime.
+        .target(name: "OnAirRelay",
+                dependencies: [
+                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP",
+                    .product(name: "NIOCore", package: "swift-nio"),
+                    .product(name: "NIOPosix", package: "swift-nio"),
+                    .product(name: "Logging", package: "swift-log"),
+                    .product(name: "Metrics", package: "swift-metrics"),
+                    .product(name: "Prometheus", package: "swift-prometheus"),
+                    .product(name: "Hummingbird", package: "hummingbird"),
+                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                    .product(name: "Yams", package: "Yams"),
+                ],
+                resources: [.copy("Web")],
+                swiftSettings: strict),
+
+        // L4: thin executables.
+        .executableTarget(name: "relay",
+                          dependencies: ["OnAirRelay", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
+        .testTarget(name: "OnAirSDPTests", dependencies: ["OnAirSDP"], swiftSettings: strict),
+        .testTarget(name: "OnAirRTPTests", dependencies: ["OnAirRTP"], swiftSettings: strict),
+        .testTarget(name: "OnAirCryptoTests", dependencies: ["OnAirCrypto"], swiftSettings: strict),
+        .testTarget(name: "OnAirSTUNTests", dependencies: ["OnAirSTUN"], swiftSettings: strict),
+        .testTarget(name: "OnAirDTLSTests", dependencies: ["OnAirDTLS", "OnAirCrypto"], swiftSettings: strict),
+        .testTarget(name: "OnAirWebRTCTests", dependencies: ["OnAirWebRTC"], swiftSettings: strict),
+        .testTarget(name: "OnAirRelayTests",
+                    dependencies: ["OnAirRelay", .product(name: "HummingbirdTesting", package: "hummingbird")],
+                    swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,1 @@
+// OnAirRelay: UDP media, WHIP/WHEP HTTP, stream hub.

@@ -1,0 +1,1 @@
+// OnAirWebRTC: a PeerSession turning datagrams into events and actions.

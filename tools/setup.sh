@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs everything OnAir needs on a fresh Debian 12 machine. Idempotent: a second run
+# only checks. System packages come from apt-get; Python peers live in a venv (.venv-interop).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  pkg-config openssl libssl-dev libsqlite3-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
+  libx264-dev libopus-dev libsrtp2-dev
+  ffmpeg chromium chromium-driver iproute2 python3-venv
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing system packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+VENV=.venv-interop
+PY_PACKAGES=(aiortc aiohttp websockets pytest m3u8 standardwebhooks)
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "setup: creating $VENV"
+  python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import aiortc, aiohttp, websockets, pytest, m3u8, standardwebhooks" 2>/dev/null; then
+  echo "setup: installing Python peers: ${PY_PACKAGES[*]}"
+  "$VENV/bin/pip" install -q --disable-pip-version-check "${PY_PACKAGES[@]}"
+fi
+echo "setup: ok"
