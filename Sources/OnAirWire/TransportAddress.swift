@@ -1,0 +1,102 @@
+/// An IP address and UDP port, independent of any socket library, so that the pure
+/// protocol core (STUN XOR-MAPPED-ADDRESS, ICE candidates) can name peers.
+public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
+    public enum IP: Hashable, Sendable {
+        /// Four octets in network order packed big-endian (127.0.0.1 = 0x7F000001).
+        case v4(UInt32)
+        /// Sixteen octets in network order.
+        case v6([UInt8])
+    }
+
+    public var ip: IP
+    public var port: UInt16
+
+    public init(ip: IP, port: UInt16) {
+        self.ip = ip
+        self.port = port
+    }
+
+    /// Parses dotted IPv4 ("127.0.0.1") or an IPv6 literal ("::1", "fe80::1"); nil otherwise.
+    public init?(host: String, port: UInt16) {
+        if let v4 = TransportAddress.parseIPv4(host) {
+            self.init(ip: .v4(v4), port: port)
+        } else if let v6 = TransportAddress.parseIPv6(host) {
+            self.init(ip: .v6(v6), port: port)
+        } else {
+            return nil
+        }
+    }
+
+    public var host: String {
+        switch ip {
+        case .v4(let a):
+            return "\(a >> 24).\((a >> 16) & 0xFF).\((a >> 8) & 0xFF).\(a & 0xFF)"
+        case .v6(let b):
+            var groups: [String] = []
+            for i in stride(from: 0, to: 16, by: 2) {
+                groups.append(String(UInt16(b[i]) << 8 | UInt16(b[i + 1]), radix: 16))
+            }
+            return groups.joined(separator: ":")
+        }
+    }
+
+    public var isIPv4: Bool { if case .v4 = ip { return true } else { return false } }
+
+    public var description: String {
+        isIPv4 ? "\(host):\(port)" : "[\(host)]:\(port)"
+    }
+
+    static func parseIPv4(_ text: String) -> UInt32? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var value: UInt32 = 0
+        for part in parts {
+            guard !part.isEmpty, part.count <= 3, let octet = UInt8(part) else { return nil }
+            value = value << 8 | UInt32(octet)
+        }
+        return value
+    }
+
+    /// Splits "a::b" into ["a", "b"]; a string without "::" gives one element.
+    private static func splitOnDoubleColon(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var previousWasColon = false
+        for ch in text {
+            if ch == ":" && previousWasColon {
+                current.removeLast()
+                parts.append(current)
+                current = ""
+                previousWasColon = false
+                continue
+            }
+            previousWasColon = ch == ":"
+            current.append(ch)
+        }
+        parts.append(current)
+        return parts
+    }
+
+    static func parseIPv6(_ text: String) -> [UInt8]? {
+        guard text.contains(":") else { return nil }
+        let halves = splitOnDoubleColon(text)
+        guard halves.count <= 2 else { return nil }
+        func groups(_ s: String) -> [UInt16]? {
+            if s.isEmpty { return [] }
+            var out: [UInt16] = []
+            for g in s.split(separator: ":", omittingEmptySubsequences: false) {
+                guard !g.isEmpty, g.count <= 4, let v = UInt16(g, radix: 16) else { return nil }
+                out.append(v)
+            }
+            return out
+        }
+        guard let head = groups(halves[0]) else { return nil }
+        var all = head
+        if halves.count == 2 {
+            guard let tail = groups(halves[1]), head.count + tail.count <= 7 else { return nil }
+            all += Array(repeating: 0, count: 8 - head.count - tail.count) + tail
+        }
+        guard all.count == 8 else { return nil }
+        return all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    }
+}
