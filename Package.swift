@@ -25,6 +25,8 @@ let package = Package(
     targets: [
         // L0: C system libraries (a modulemap + shim header each; no Swift).
         .systemLibrary(name: "CLiveOpenSSL", path: "Sources/CLiveOpenSSL"),
+        // libsrtp2: an outside reference for SRTP tests only.
+        .systemLibrary(name: "CLiveSRTP", path: "Sources/CLiveSRTP"),
 
         // L1: pure protocol core. No sockets, no clocks, no C.
         .target(name: "OnAirWire", swiftSettings: strict),
@@ -63,7 +65,7 @@ let package = Package(
         .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
         .testTarget(name: "OnAirSDPTests", dependencies: ["OnAirSDP"], swiftSettings: strict),
         .testTarget(name: "OnAirRTPTests", dependencies: ["OnAirRTP"], swiftSettings: strict),
-        .testTarget(name: "OnAirCryptoTests", dependencies: ["OnAirCrypto"], swiftSettings: strict),
+        .testTarget(name: "OnAirCryptoTests", dependencies: ["OnAirCrypto", "CLiveSRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirSTUNTests", dependencies: ["OnAirSTUN"], swiftSettings: strict),
         .testTarget(name: "OnAirDTLSTests", dependencies: ["OnAirDTLS", "OnAirCrypto"], swiftSettings: strict),
         .testTarget(name: "OnAirWebRTCTests", dependencies: ["OnAirWebRTC"], swiftSettings: strict),
