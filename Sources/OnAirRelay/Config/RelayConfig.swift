@@ -1,0 +1,177 @@
+/// Everything the relay can be told, with loopback defaults so that it runs with no
+/// config file at all. Loaded from YAML (`config/relay.yaml`), then overridden by
+/// environment variables (see ``RelayConfig/applyEnvironment(_:)``).
+public struct RelayConfig: Codable, Sendable, Equatable {
+    public var http = HTTP()
+    public var media = Media()
+    public var auth = Auth()
+    public var limits = Limits()
+    /// ICE servers advertised to WHIP/WHEP clients as `Link: <url>; rel="ice-server"` (RFC 9725 §4.6).
+    public var iceServers: [ICEServer] = []
+    /// Per-room settings keyed by room id.
+    public var rooms: [String: Room] = [:]
+
+    public init() {}
+
+    public struct HTTP: Codable, Sendable, Equatable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// Origins allowed by CORS; `["*"]` allows any.
+        public var corsOrigins = ["*"]
+        /// Base URL the relay is reached at from outside, for absolute links (optional).
+        public var publicURL: String? = nil
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            host = try c.value(.host, default: host)
+            port = try c.value(.port, default: port)
+            corsOrigins = try c.value(.corsOrigins, default: corsOrigins)
+            publicURL = try c.value(.publicURL, default: publicURL)
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case host, port, corsOrigins = "cors_origins", publicURL = "public_url" }
+    }
+
+    public struct Media: Codable, Sendable, Equatable {
+        /// Address the single UDP media socket binds to.
+        public var bind = "127.0.0.1"
+        /// The one UDP port that every WebRTC session shares (RFC 7983 demux).
+        public var udpPort = 10_000
+        /// Addresses put into ICE candidates. Empty means the bind address.
+        public var advertisedAddresses: [String] = []
+        /// A peer with no valid STUN, DTLS or SRTP traffic for this long is gone (RFC 7675).
+        public var consentTimeoutSeconds = 5.0
+        /// Packets kept per stream for answering NACKs.
+        public var retransmitCacheSize = 1024
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            bind = try c.value(.bind, default: bind)
+            udpPort = try c.value(.udpPort, default: udpPort)
+            advertisedAddresses = try c.value(.advertisedAddresses, default: advertisedAddresses)
+            consentTimeoutSeconds = try c.value(.consentTimeoutSeconds, default: consentTimeoutSeconds)
+            retransmitCacheSize = try c.value(.retransmitCacheSize, default: retransmitCacheSize)
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case bind, udpPort = "udp_port", advertisedAddresses = "advertised_addresses"
+            case consentTimeoutSeconds = "consent_timeout_seconds", retransmitCacheSize = "retransmit_cache_size"
+        }
+    }
+
+    public struct Auth: Codable, Sendable, Equatable {
+        /// Publish token accepted for any room without its own. nil with no room tokens = open
+        /// publishing (fine on loopback; the relay warns when it binds elsewhere).
+        public var publishToken: String? = nil
+        /// Viewer token for every room without its own; nil = open viewing.
+        public var viewerToken: String? = nil
+        /// Admin token for the management API (kick, webhooks).
+        public var adminToken: String? = nil
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            publishToken = try c.value(.publishToken, default: publishToken)
+            viewerToken = try c.value(.viewerToken, default: viewerToken)
+            adminToken = try c.value(.adminToken, default: adminToken)
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case publishToken = "publish_token", viewerToken = "viewer_token", adminToken = "admin_token"
+        }
+    }
+
+    public struct Limits: Codable, Sendable, Equatable {
+        /// Largest SDP body accepted (413 above).
+        public var maxBodyBytes = 64 * 1024
+        /// Sessions (publishers + viewers) across all rooms (503 above).
+        public var maxSessions = 2_000
+        /// Viewers in one room (503 above).
+        public var maxViewersPerRoom = 1_500
+        /// Seconds a POST waits for nothing: sessions that never complete ICE+DTLS are dropped.
+        public var connectTimeoutSeconds = 15.0
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            maxBodyBytes = try c.value(.maxBodyBytes, default: maxBodyBytes)
+            maxSessions = try c.value(.maxSessions, default: maxSessions)
+            maxViewersPerRoom = try c.value(.maxViewersPerRoom, default: maxViewersPerRoom)
+            connectTimeoutSeconds = try c.value(.connectTimeoutSeconds, default: connectTimeoutSeconds)
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case maxBodyBytes = "max_body_bytes", maxSessions = "max_sessions"
+            case maxViewersPerRoom = "max_viewers_per_room", connectTimeoutSeconds = "connect_timeout_seconds"
+        }
+    }
+
+    public struct ICEServer: Codable, Sendable, Equatable {
+        public var url: String
+        public var username: String? = nil
+        public var credential: String? = nil
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case url, username, credential }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            url = try c.decode(String.self, forKey: .url)
+            username = try c.value(.username, default: nil)
+            credential = try c.value(.credential, default: nil)
+        }
+
+        public init(url: String, username: String? = nil, credential: String? = nil) {
+            self.url = url
+            self.username = username
+            self.credential = credential
+        }
+    }
+
+    public struct Room: Codable, Sendable, Equatable {
+        public var publishToken: String? = nil
+        public var viewerToken: String? = nil
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            publishToken = try c.value(.publishToken, default: publishToken)
+            viewerToken = try c.value(.viewerToken, default: viewerToken)
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case publishToken = "publish_token", viewerToken = "viewer_token" }
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case http, media, auth, limits, iceServers = "ice_servers", rooms }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        http = try c.value(.http, default: http)
+        media = try c.value(.media, default: media)
+        auth = try c.value(.auth, default: auth)
+        limits = try c.value(.limits, default: limits)
+        iceServers = try c.value(.iceServers, default: iceServers)
+        rooms = try c.value(.rooms, default: rooms)
+    }
+
+    /// The token a publisher of `room` must present, or nil when publishing is open.
+    public func publishToken(for room: String) -> String? {
+        rooms[room]?.publishToken ?? auth.publishToken
+    }
+
+    /// The token a viewer of `room` must present, or nil when viewing is open.
+    public func viewerToken(for room: String) -> String? {
+        rooms[room]?.viewerToken ?? auth.viewerToken
+    }
+
+    /// Candidate addresses: the advertised ones, else the bind address.
+    public var candidateAddresses: [String] {
+        media.advertisedAddresses.isEmpty ? [media.bind] : media.advertisedAddresses
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Yams
+
+/// Loads ``RelayConfig``: defaults, then the YAML file (if any), then environment variables.
+public enum RelayConfigLoader {
+    /// A config problem worded for the person who has to fix it.
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func load(path: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(Problem) -> RelayConfig
+    {
+        var config = RelayConfig()
+        if let path {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw Problem(description: "cannot read config file \(path)")
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            do {
+                if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    config = try YAMLDecoder().decode(RelayConfig.self, from: text)
+                }
+            } catch let error as UnknownConfigKey {
+                throw Problem(description: "\(path): \(error)")
+            } catch let error as DecodingError {
+                throw Problem(description: "\(path): \(describe(error))")
+            } catch {
+                throw Problem(description: "\(path): \(error)")
+            }
+        }
+        try apply(environment: environment, to: &config)
+        try validate(config)
+        return config
+    }
+
+    /// Environment overrides, one per commonly changed setting (documented in config/relay.yaml).
+    static func apply(environment env: [String: String], to config: inout RelayConfig) throws(Problem) {
+        func int(_ name: String) throws(Problem) -> Int? {
+            guard let raw = env[name] else { return nil }
+            guard let value = Int(raw) else { throw Problem(description: "\(name)=\(raw) is not a whole number") }
+            return value
+        }
+        func double(_ name: String) throws(Problem) -> Double? {
+            guard let raw = env[name] else { return nil }
+            guard let value = Double(raw) else { throw Problem(description: "\(name)=\(raw) is not a number") }
+            return value
+        }
+        func list(_ name: String) -> [String]? {
+            env[name].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        }
+        if let v = env["ONAIR_HTTP_HOST"] { config.http.host = v }
+        if let v = try int("ONAIR_HTTP_PORT") { config.http.port = v }
+        if let v = env["ONAIR_PUBLIC_URL"] { config.http.publicURL = v }
+        if let v = env["ONAIR_MEDIA_BIND"] { config.media.bind = v }
+        if let v = try int("ONAIR_UDP_PORT") { config.media.udpPort = v }
+        if let v = list("ONAIR_ADVERTISED_ADDRESSES") { config.media.advertisedAddresses = v }
+        if let v = try double("ONAIR_CONSENT_TIMEOUT") { config.media.consentTimeoutSeconds = v }
+        if let v = env["ONAIR_PUBLISH_TOKEN"] { config.auth.publishToken = v }
+        if let v = env["ONAIR_VIEWER_TOKEN"] { config.auth.viewerToken = v }
+        if let v = env["ONAIR_ADMIN_TOKEN"] { config.auth.adminToken = v }
+        if let v = list("ONAIR_ICE_SERVERS") { config.iceServers = v.map { RelayConfig.ICEServer(url: $0) } }
+        if let v = try int("ONAIR_MAX_SESSIONS") { config.limits.maxSessions = v }
+    }
+
+    static func validate(_ config: RelayConfig) throws(Problem) {
+        guard (1...65535).contains(config.http.port) else { throw Problem(description: "http.port \(config.http.port) is not a port (1-65535)") }
+        guard (0...65535).contains(config.media.udpPort) else { throw Problem(description: "media.udp_port \(config.media.udpPort) is not a port") }
+        guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
+        guard config.limits.maxBodyBytes >= 1024 else { throw Problem(description: "limits.max_body_bytes must be at least 1024") }
+        for server in config.iceServers {
+            let scheme = server.url.split(separator: ":").first.map(String.init) ?? ""
+            guard ["stun", "stuns", "turn", "turns"].contains(scheme) else {
+                throw Problem(description: "ice_servers: '\(server.url)' must start with stun:, stuns:, turn: or turns:")
+            }
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map(\.stringValue).joined(separator: ".")
+        }
+        switch error {
+        case .typeMismatch(let type, let c): return "'\(path(c))' should be \(type): \(c.debugDescription)"
+        case .valueNotFound(let type, let c): return "'\(path(c))' is missing a \(type) value"
+        case .keyNotFound(let key, let c): return "'\(path(c))' needs the key '\(key.stringValue)'"
+        case .dataCorrupted(let c): return "\(path(c).isEmpty ? "YAML" : "'\(path(c))'"): \(c.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}
