@@ -25,6 +25,8 @@ let package = Package(
     targets: [
         // L0: C system libraries (a modulemap + shim header each; no Swift).
         .systemLibrary(name: "CLiveOpenSSL", path: "Sources/CLiveOpenSSL"),
+        // sendmmsg/recvmmsg (glibc declares them only with _GNU_SOURCE).
+        .systemLibrary(name: "CLiveSocket", path: "Sources/CLiveSocket"),
         // libsrtp2: an outside reference for SRTP tests only.
         .systemLibrary(name: "CLiveSRTP", path: "Sources/CLiveSRTP"),
 
@@ -44,7 +46,7 @@ let package = Package(
         // L3: I/O and runtime.
         .target(name: "OnAirRelay",
                 dependencies: [
-                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP",
+                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOPosix", package: "swift-nio"),
                     .product(name: "Logging", package: "swift-log"),

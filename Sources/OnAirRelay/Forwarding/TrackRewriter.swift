@@ -1,0 +1,61 @@
+/// Maps one publisher RTP stream onto one viewer's view of it: the viewer's own SSRC, a
+/// sequence space with no gap where it joined (RFC 3550 §5.1 only requires monotonic
+/// numbering from a random start), a timestamp base of its own, and the payload type the
+/// viewer negotiated. Pure value arithmetic so it is testable without sockets.
+public struct TrackRewriter: Sendable {
+    public let ssrc: UInt32
+    public let payloadType: UInt8
+    /// Video viewers start on a keyframe so the first frame they get is decodable.
+    public let waitsForKeyframe: Bool
+
+    private let initialSequence: UInt16
+    private let initialTimestamp: UInt32
+    private var sequenceOffset: UInt16 = 0
+    private var timestampOffset: UInt32 = 0
+    public private(set) var started = false
+    /// Extended (wrap-free) publisher sequence numbers: the first forwarded and the highest seen.
+    /// Anything older than the first predates this viewer and would precede its keyframe.
+    private var firstExtended: Int64 = 0
+    private var highestExtended: Int64 = 0
+    private var highestSequence: UInt16 = 0
+
+    public init(ssrc: UInt32, payloadType: UInt8, waitsForKeyframe: Bool, initialSequence: UInt16, initialTimestamp: UInt32) {
+        self.ssrc = ssrc
+        self.payloadType = payloadType
+        self.waitsForKeyframe = waitsForKeyframe
+        self.initialSequence = initialSequence
+        self.initialTimestamp = initialTimestamp
+    }
+
+    /// Decides whether a publisher packet goes to this viewer and, if so, with which numbers.
+    /// Returns nil while a video viewer waits for its first keyframe.
+    @inline(__always)
+    public mutating func map(sequence: UInt16, timestamp: UInt32, startsKeyframe: Bool) -> (sequence: UInt16, timestamp: UInt32)? {
+        if !started {
+            if waitsForKeyframe && !startsKeyframe { return nil }
+            started = true
+            sequenceOffset = initialSequence &- sequence
+            timestampOffset = initialTimestamp &- timestamp
+            highestSequence = sequence
+        } else {
+            let extended = highestExtended + Int64(Int16(bitPattern: sequence &- highestSequence))
+            if extended < firstExtended { return nil }
+            if extended > highestExtended {
+                highestExtended = extended
+                highestSequence = sequence
+            }
+        }
+        return (sequence &+ sequenceOffset, timestamp &+ timestampOffset)
+    }
+
+    /// The publisher sequence number behind a viewer's sequence number (for NACKs), or nil
+    /// before the track started.
+    public func publisherSequence(forViewerSequence viewerSequence: UInt16) -> UInt16? {
+        started ? viewerSequence &- sequenceOffset : nil
+    }
+
+    /// The viewer's RTP timestamp for a publisher timestamp (for sender reports).
+    public func viewerTimestamp(forPublisherTimestamp timestamp: UInt32) -> UInt32? {
+        started ? timestamp &+ timestampOffset : nil
+    }
+}

@@ -1,0 +1,133 @@
+import CLiveSocket
+import Glibc
+import NIOCore
+import NIOPosix
+import OnAirWire
+
+/// Receives every datagram of the shared UDP media port and hands it, on the socket's event
+/// loop, to a ``DatagramReceiver``.
+public protocol DatagramReceiver: AnyObject {
+    /// Called on the socket's event loop for every datagram, in arrival order.
+    func receive(_ datagram: ByteBuffer, from address: TransportAddress, now: MonoTime)
+    /// Called once per batch of reads, when the kernel has nothing more queued: the moment to
+    /// flush batched writes.
+    func readBatchComplete()
+}
+
+/// The single UDP socket that serves every WebRTC session. We create and bind the socket
+/// ourselves so that we keep its descriptor: SwiftNIO reads it (recvmmsg, event-driven), and
+/// the media path writes it with our own allocation-free `sendmmsg` batches
+/// (``BatchedDatagramSender``) from the same event loop thread.
+public final class UDPMediaSocket: @unchecked Sendable {
+    // @unchecked: all properties are immutable after bind; the sender is used only on `eventLoop`.
+    public let channel: Channel
+    public let localPort: Int
+    public let sender: BatchedDatagramSender
+
+    private init(channel: Channel, sender: BatchedDatagramSender) {
+        self.channel = channel
+        self.localPort = channel.localAddress?.port ?? 0
+        self.sender = sender
+    }
+
+    public var eventLoop: EventLoop { channel.eventLoop }
+
+    public struct BindError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Binds `host:port` (port 0 = any free port) and starts reading on one loop of `group`.
+    /// `makeReceiver` runs on that loop and gets the sender to write with.
+    public static func bind(host: String, port: Int, group: EventLoopGroup,
+                            makeReceiver: @escaping @Sendable (EventLoop, BatchedDatagramSender) -> DatagramReceiver)
+        async throws -> UDPMediaSocket
+    {
+        guard let address = TransportAddress(host: host, port: UInt16(clamping: port)) else {
+            throw BindError(description: "media bind address '\(host)' is not an IP address")
+        }
+        let fd = try openSocket(address)
+        let sender = BatchedDatagramSender(fd: fd)
+        let bootstrap = DatagramBootstrap(group: group)
+            .channelOption(.datagramVectorReadMessageCount, value: 32)
+            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 32 * 2048))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let receiver = makeReceiver(channel.eventLoop, sender)
+                    try channel.pipeline.syncOperations.addHandler(InboundHandler(receiver: receiver))
+                }
+            }
+        do {
+            let channel = try await bootstrap.withBoundSocket(fd).get()
+            return UDPMediaSocket(channel: channel, sender: sender)
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    public func close() async {
+        try? await channel.close()
+    }
+
+    private static func openSocket(_ address: TransportAddress) throws -> Int32 {
+        let destination = DatagramDestination(address)
+        let family = address.isIPv4 ? AF_INET : AF_INET6
+        let fd = socket(family, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw BindError(description: "socket(): \(String(cString: strerror(errno)))") }
+        var one: Int32 = 1
+        var bufferSize: Int32 = 8 * 1024 * 1024
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        // Large kernel buffers absorb a keyframe burst to many viewers; the kernel caps them
+        // at net.core.{r,w}mem_max, which is fine.
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
+        var storage = destination.storage
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, destination.length) }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw BindError(description: "cannot bind UDP \(address): \(reason)")
+        }
+        return fd
+    }
+
+    private final class InboundHandler: ChannelInboundHandler {
+        typealias InboundIn = AddressedEnvelope<ByteBuffer>
+        let receiver: DatagramReceiver
+
+        init(receiver: DatagramReceiver) { self.receiver = receiver }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let envelope = unwrapInboundIn(data)
+            guard let address = TransportAddress(envelope.remoteAddress) else { return }
+            receiver.receive(envelope.data, from: address, now: MonoTime.now())
+        }
+
+        func channelReadComplete(context: ChannelHandlerContext) {
+            receiver.readBatchComplete()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: Error) {
+            // ICMP port-unreachable from a vanished peer surfaces here; the session's consent
+            // timer deals with the peer, and the shared socket stays open.
+        }
+    }
+}
+
+extension TransportAddress {
+    /// Converts a NIO socket address (IPv4 or IPv6) to the core's transport address.
+    public init?(_ address: SocketAddress) {
+        switch address {
+        case .v4(let v4):
+            self.init(ip: .v4(UInt32(bigEndian: v4.address.sin_addr.s_addr)), port: UInt16(bigEndian: v4.address.sin_port))
+        case .v6(let v6):
+            var raw = v6.address.sin6_addr
+            let bytes = withUnsafeBytes(of: &raw) { Array($0) }
+            self.init(ip: .v6(bytes), port: UInt16(bigEndian: v6.address.sin6_port))
+        default:
+            return nil
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// OnAirWebRTC: a PeerSession turning datagrams into events and actions.

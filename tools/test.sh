@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): installs what is missing, builds, runs every test.
+#   tools/test.sh            unit tests (swift test) + interop tests with real peers + fuzz smoke
+#   ONAIR_SKIP_INTEROP=1     unit tests only (for quick local runs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/setup.sh
+
+echo "== build"
+swift build --build-tests 2>&1 | grep -vE "^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting|Linking|Building)" || true
+swift build --build-tests -q   # fails loudly if the filtered build above failed
+
+echo "== unit tests (swift test)"
+swift test --skip-build
+
+if [ -z "${ONAIR_SKIP_FUZZ:-}" ] && [ -x tools/fuzz/run.sh ]; then
+  echo "== fuzz smoke"
+  bash tools/fuzz/run.sh --smoke
+fi
+
+if [ -z "${ONAIR_SKIP_INTEROP:-}" ] && [ -d Tests/Interop ]; then
+  echo "== interop tests (aiortc, Chromium, ffprobe)"
+  export ONAIR_RELAY_BIN="$PWD/.build/debug/relay"
+  .venv-interop/bin/python -m pytest -q -x Tests/Interop
+fi
