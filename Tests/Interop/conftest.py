@@ -1,0 +1,113 @@
+"""Fixtures for the interop tests: a relay (ours, or the Pion reference relay) on free
+ports, and peers (aiortc scripts in peers/, headless Chromium) as managed subprocesses.
+
+Environment:
+  ONAIR_INTEROP_TARGET  onair (default) | pion
+  ONAIR_RELAY_BIN       our relay binary (default <repo>/.build/debug/relay)
+  ONAIR_REFPEER_BIN     Pion reference relay (default /tmp/refpeer/bin/relay)
+  ONAIR_INTEROP_LOGS=1  print relay/peer logs even when a test passes
+Tests skip (with the reason) only when the relay binary is missing; anything else fails.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from harness import REPO, ManagedProcess, ProcessGroup, free_port, wait_for_tcp
+
+TARGET = os.environ.get("ONAIR_INTEROP_TARGET", "onair").strip().lower()
+RELAY_HARD_TIMEOUT = 300  # seconds; no test runs that long
+PUBLISH_TOKEN = "interop-publish-token"
+
+
+@dataclass
+class Relay:
+    """A running relay and what the tests may expect of it."""
+    target: str
+    http_port: int
+    udp_port: int | None
+    publish_token: str | None
+    process: ManagedProcess
+    deletes_sessions: bool  # DELETE <Location> ends the session (RFC 9725 §4.2)
+    signals_end: bool       # viewers are told when the publisher leaves (RTCP BYE, DTLS close, ...)
+    offline_409: bool       # POST /whep/{room} for a room that is not live -> 409 + Retry-After
+    serves_room_page: bool  # GET /rooms/{room} serves room.html
+    streams_api: bool       # GET /api/streams/{room} -> JSON
+    checks_token: bool      # WHIP without the Bearer token is refused
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    def whip_url(self, room: str) -> str:
+        return f"{self.base_url}/whip/{room}"
+
+    def whep_url(self, room: str) -> str:
+        return f"{self.base_url}/whep/{room}"
+
+
+def _require_binary(path: Path, hint: str) -> None:
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.skip(f"relay binary not found at {path} ({hint})")
+
+
+def launch_relay(target: str, procs: ProcessGroup, workdir: Path) -> Relay:
+    """Starts the relay under test on free 127.0.0.1 ports and waits until its HTTP port
+    accepts connections. THE one place that knows each relay's command line."""
+    http_port = free_port(socket.SOCK_STREAM)
+    if target == "pion":
+        binary = Path(os.environ.get("ONAIR_REFPEER_BIN", "/tmp/refpeer/bin/relay"))
+        _require_binary(binary, "build it: /work/shared/refpeer/build.sh /tmp/refpeer, or set ONAIR_REFPEER_BIN")
+        process = procs.start("relay-pion", [str(binary), "-addr", f"127.0.0.1:{http_port}"],
+                              timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir))
+        wait_for_tcp(http_port, 10, process)
+        # The reference relay is plain WHIP/WHEP: no DELETE, no end signal, no 409, no auth.
+        return Relay("pion", http_port, None, None, process, deletes_sessions=False, signals_end=False,
+                     offline_409=False, serves_room_page=False, streams_api=False, checks_token=False)
+
+    binary = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay")))
+    _require_binary(binary, "run `swift build` in the repo, or set ONAIR_RELAY_BIN")
+    udp_port = free_port(socket.SOCK_DGRAM)
+    # ADAPT HERE when the relay's CLI/config settles (e.g. `serve --config <file>` written
+    # into `workdir`, or env vars in `env=`).
+    argv = [str(binary), "--http-port", str(http_port), "--udp-port", str(udp_port),
+            "--publish-token", PUBLISH_TOKEN]
+    process = procs.start("relay", argv, timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir),
+                          env={**os.environ})
+    wait_for_tcp(http_port, 20, process)
+    return Relay("onair", http_port, udp_port, PUBLISH_TOKEN, process, deletes_sessions=True, signals_end=True,
+                 offline_409=True, serves_room_page=True, streams_api=True, checks_token=True)
+
+
+# -- fixtures ---------------------------------------------------------------------------
+
+@pytest.fixture
+def procs(request, tmp_path):
+    """Every subprocess of a test; all are stopped (SIGTERM, then SIGKILL) at teardown."""
+    group = ProcessGroup(tmp_path)
+    request.node.onair_processes = group  # for the failure report below
+    yield group
+    group.stop_all()
+    if os.environ.get("ONAIR_INTEROP_LOGS"):
+        sys.__stderr__.write("\n" + group.dump_logs() + "\n")
+
+
+@pytest.fixture
+def relay(procs, tmp_path) -> Relay:
+    return launch_relay(TARGET, procs, tmp_path)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """On failure, attach every relay/peer log to the report (shown with the failure)."""
+    outcome = yield
+    report = outcome.get_result()
+    group = getattr(item, "onair_processes", None)
+    if report.failed and isinstance(group, ProcessGroup) and group.processes:
+        report.sections.append(("relay and peer logs", group.dump_logs()))
