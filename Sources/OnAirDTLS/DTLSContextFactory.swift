@@ -5,11 +5,11 @@ import OnAirCrypto
 enum DTLSContextFactory {
     /// ECDHE only (forward secrecy, RFC 8827 §6.5), AEAD first, CBC for older peers. ECDSA
     /// suites serve browsers and aiortc (ECDSA certificates); RSA suites serve GStreamer's
-    /// webrtcbin, whose certificate is RSA.
+    /// webrtcbin, whose certificate is RSA. No ChaCha20-Poly1305: every WebRTC stack has
+    /// AES-GCM, and ChaCha's shorter minimum record would weaken ``DTLSRecordFilter``.
     static let cipherList = [
         "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
         "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
-        "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
         "ECDHE-ECDSA-AES128-SHA", "ECDHE-RSA-AES128-SHA",
         "ECDHE-ECDSA-AES256-SHA", "ECDHE-RSA-AES256-SHA",
     ].joined(separator: ":")

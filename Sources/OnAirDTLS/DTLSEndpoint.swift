@@ -90,17 +90,17 @@ public final class DTLSEndpoint: @unchecked Sendable {
         return role == .client ? advance(now: now) : []
     }
 
-    /// Handles one received DTLS datagram (RFC 7983 demultiplexing already chose DTLS). Garbage
-    /// is dropped by OpenSSL's record layer (RFC 6347 §4.1.2.7) or fails the association; it
-    /// never traps.
+    /// Handles one received DTLS datagram (RFC 7983 demultiplexing already chose DTLS).
+    /// Malformed records are dropped silently (RFC 6347 §4.1.2.7), by ``DTLSRecordFilter`` and
+    /// then by OpenSSL's record layer; hostile input never traps.
     public func receive(_ datagram: [UInt8], now: MonoTime) -> [DTLSOutput] {
         switch state {
         case .closed, .failed: return []
         case .idle: state = .handshaking
         case .handshaking, .connected: break
         }
-        guard !datagram.isEmpty else { return [] }
-        pipe.push(datagram)
+        guard let records = DTLSRecordFilter.sanitize(datagram) else { return [] }
+        pipe.push(records)
         return advance(now: now)
     }
 
@@ -175,7 +175,7 @@ public final class DTLSEndpoint: @unchecked Sendable {
                 state = .closed
                 events.append(.closed)
             } else {
-                events.append(fail(defaultReason: "DTLS read failed"))
+                events.append(fail(defaultReason: "DTLS read failed (SSL error \(error))"))
             }
         }
     }
