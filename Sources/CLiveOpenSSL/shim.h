@@ -34,4 +34,13 @@ static inline uint64_t clive_SSL_OP_NO_TICKET(void) { return SSL_OP_NO_TICKET; }
 static inline uint64_t clive_SSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
 static inline uint64_t clive_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 
+// SRTP's per-packet HMAC-SHA1 (OnAirCrypto SRTPAuthenticator): SHA_CTX is a plain struct, so a
+// keyed ipad/opad state can be copied per packet with no allocation. EVP_MAC_init re-keying
+// allocates twice per packet on OpenSSL 3.0 (measured). The SHA1_* calls are deprecated in 3.0;
+// wrapping them here keeps Swift builds warning-free.
+#include <openssl/sha.h>
+static inline int clive_SHA1_Init(SHA_CTX *c) { return SHA1_Init(c); }
+static inline int clive_SHA1_Update(SHA_CTX *c, const void *d, size_t n) { return SHA1_Update(c, d, n); }
+static inline int clive_SHA1_Final(unsigned char *md, SHA_CTX *c) { return SHA1_Final(md, c); }
+
 #endif
