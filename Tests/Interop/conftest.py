@@ -40,6 +40,7 @@ class Relay:
     serves_room_page: bool  # GET /rooms/{room} serves room.html
     streams_api: bool       # GET /api/streams/{room} -> JSON
     checks_token: bool      # WHIP without the Bearer token is refused
+    cors: bool              # answers CORS preflights, so pages from other origins can POST
 
     @property
     def base_url(self) -> str:
@@ -69,20 +70,23 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path) -> Relay:
         wait_for_tcp(http_port, 10, process)
         # The reference relay is plain WHIP/WHEP: no DELETE, no end signal, no 409, no auth.
         return Relay("pion", http_port, None, None, process, deletes_sessions=False, signals_end=False,
-                     offline_409=False, serves_room_page=False, streams_api=False, checks_token=False)
+                     offline_409=False, serves_room_page=False, streams_api=False, checks_token=False,
+                     cors=False)
 
     binary = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay")))
     _require_binary(binary, "run `swift build` in the repo, or set ONAIR_RELAY_BIN")
     udp_port = free_port(socket.SOCK_DGRAM)
-    # ADAPT HERE when the relay's CLI/config settles (e.g. `serve --config <file>` written
-    # into `workdir`, or env vars in `env=`).
+    # ADAPT HERE when the relay's CLI settles (e.g. `serve --config <file>` written into
+    # `workdir`). The same settings also go in as the relay's ONAIR_* environment variables.
     argv = [str(binary), "--http-port", str(http_port), "--udp-port", str(udp_port),
             "--publish-token", PUBLISH_TOKEN]
-    process = procs.start("relay", argv, timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir),
-                          env={**os.environ})
+    env = {**os.environ, "ONAIR_HTTP_HOST": "127.0.0.1", "ONAIR_HTTP_PORT": str(http_port),
+           "ONAIR_MEDIA_BIND": "127.0.0.1", "ONAIR_UDP_PORT": str(udp_port), "ONAIR_PUBLISH_TOKEN": PUBLISH_TOKEN}
+    process = procs.start("relay", argv, timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir), env=env)
     wait_for_tcp(http_port, 20, process)
     return Relay("onair", http_port, udp_port, PUBLISH_TOKEN, process, deletes_sessions=True, signals_end=True,
-                 offline_409=True, serves_room_page=True, streams_api=True, checks_token=True)
+                 offline_409=True, serves_room_page=True, streams_api=True, checks_token=True,
+                 cors=True)
 
 
 # -- fixtures ---------------------------------------------------------------------------

@@ -184,6 +184,7 @@ class ProcessGroup:
     def __init__(self, log_dir: Path):
         self.log_dir = log_dir
         self.processes: list[ManagedProcess] = []
+        self.extra_logs: list[Path] = []  # e.g. browser console logs, shown with the rest
 
     def start(self, name: str, argv: list[str], timeout: float, **kwargs) -> ManagedProcess:
         process = ManagedProcess(name, argv, self.log_dir, timeout, **kwargs)
@@ -203,6 +204,11 @@ class ProcessGroup:
             if len(lines) > len(shown):
                 header += f" [last {len(shown)} of {len(lines)} lines]"
             parts.append("\n".join([header, *shown]))
+        for path in self.extra_logs:
+            try:
+                parts.append(f"===== {path}\n" + path.read_text(errors="replace"))
+            except OSError:
+                pass
         return "\n".join(parts)
 
 

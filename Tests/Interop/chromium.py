@@ -1,0 +1,285 @@
+"""A tiny Chrome DevTools Protocol driver for headless Chromium (no Selenium).
+
+    async with Chromium() as browser:
+        tab = await browser.open("http://127.0.0.1:8080/rooms/42")
+        state = await tab.wait_for("window.result", lambda r: r and r["frames"] > 30, timeout=20)
+        await tab.screenshot("/tmp/room.png")
+
+Each tab is its own window (Target.createTarget newWindow), so every page is visible and
+requestVideoFrameCallback keeps firing. The browser runs in its own process group with a
+temporary profile; close() kills that group and deletes the profile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+import websockets
+
+CHROMIUM = os.environ.get("ONAIR_CHROMIUM", "/usr/bin/chromium")
+# PEERS.md: these worked headless; without --allow-loopback-in-peer-connection Chromium
+# offers no 127.0.0.1 candidate at all.
+FLAGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu",
+    "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+    "--autoplay-policy=no-user-gesture-required", "--allow-loopback-in-peer-connection",
+    # keep every tab running at full speed
+    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+    "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--disable-sync",
+    "--disable-component-update", "--disable-default-apps", "--mute-audio",
+    "--remote-allow-origins=*",
+]
+
+
+class CDPError(RuntimeError):
+    pass
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _Process:
+    """Default process holder: Popen in its own session, killed as a group."""
+
+    def __init__(self, argv: list[str], log_path: Path | None):
+        self.log = open(log_path, "w") if log_path else subprocess.DEVNULL
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     start_new_session=True)
+
+    def poll(self):
+        return self.proc.poll()
+
+    def stop(self, grace: float = 5.0):
+        if self.proc.poll() is None:
+            for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5)):
+                try:
+                    os.killpg(self.proc.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    self.proc.wait(wait)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+        if self.log is not subprocess.DEVNULL:
+            self.log.close()
+        return self.proc.returncode
+
+
+class Tab:
+    """One page target over its own DevTools WebSocket."""
+
+    def __init__(self, browser: "Chromium", target_id: str, name: str):
+        self.browser, self.target_id, self.name = browser, target_id, name
+        self.console: list[str] = []
+        self._ws = None
+        self._next_id = 0
+        self._pending: dict[int, asyncio.Future] = {}
+        self._waiters: list[tuple[str, asyncio.Future]] = []
+        self._reader: asyncio.Task | None = None
+
+    async def connect(self) -> None:
+        url = f"ws://127.0.0.1:{self.browser.port}/devtools/page/{self.target_id}"
+        self._ws = await websockets.connect(url, max_size=None, open_timeout=10)
+        self._reader = asyncio.ensure_future(self._read())
+        await self.send("Page.enable")
+        await self.send("Runtime.enable")
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self._ws:
+                message = json.loads(raw)
+                if "id" in message:
+                    future = self._pending.pop(message["id"], None)
+                    if future and not future.done():
+                        future.set_result(message)
+                    continue
+                self._on_event(message.get("method", ""), message.get("params", {}))
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(CDPError(f"tab {self.name}: DevTools connection closed"))
+
+    def _on_event(self, method: str, params: dict) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        if method == "Runtime.consoleAPICalled":
+            text = " ".join(str(a.get("value", a.get("description", a.get("type")))) for a in params.get("args", []))
+            self.console.append(f"{stamp} console.{params.get('type')}: {text}")
+        elif method == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            text = details.get("exception", {}).get("description") or details.get("text")
+            self.console.append(f"{stamp} exception: {text}")
+        for waited, future in list(self._waiters):
+            if waited == method and not future.done():
+                future.set_result(params)
+
+    async def send(self, method: str, timeout: float = 15, **params) -> dict:
+        self._next_id += 1
+        future = asyncio.get_running_loop().create_future()
+        self._pending[self._next_id] = future
+        await self._ws.send(json.dumps({"id": self._next_id, "method": method, "params": params}))
+        message = await asyncio.wait_for(future, timeout)
+        if "error" in message:
+            raise CDPError(f"{method}: {message['error']}")
+        return message.get("result", {})
+
+    async def navigate(self, url: str, timeout: float = 15) -> None:
+        future = asyncio.get_running_loop().create_future()
+        waiter = ("Page.loadEventFired", future)
+        self._waiters.append(waiter)
+        try:
+            result = await self.send("Page.navigate", url=url)
+            if result.get("errorText"):
+                raise CDPError(f"navigate {url}: {result['errorText']}")
+            await asyncio.wait_for(future, timeout)
+        finally:
+            self._waiters.remove(waiter)
+
+    async def evaluate(self, expression: str, await_promise: bool = False):
+        result = await self.send("Runtime.evaluate", expression=expression, returnByValue=True,
+                                 awaitPromise=await_promise)
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            raise CDPError(f"evaluate {expression!r}: {details.get('exception', {}).get('description') or details}")
+        return result.get("result", {}).get("value")
+
+    async def json(self, expression: str = "window.result"):
+        """Evaluates `expression` and returns it through JSON (getters included)."""
+        text = await self.evaluate(f"JSON.stringify({expression} === undefined ? null : {expression})")
+        return None if text is None else json.loads(text)
+
+    async def wait_for(self, expression: str, predicate=bool, timeout: float = 20, interval: float = 0.25,
+                       fail=None):
+        """Polls json(expression) until predicate(value); raises TimeoutError with the last
+        value, or AssertionError at once when fail(value) is true."""
+        deadline = time.monotonic() + timeout
+        value = None
+        while True:
+            value = await self.json(expression)
+            if predicate(value):
+                return value
+            if fail is not None and value is not None and fail(value):
+                raise AssertionError(f"tab {self.name}: {expression} failed: {value}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"tab {self.name}: {expression} not ready after {timeout}s: {value}")
+            await asyncio.sleep(interval)
+
+    async def set_viewport(self, width: int, height: int, mobile: bool = False) -> None:
+        """Emulates a screen of width x height CSS pixels (e.g. a phone: 390x844, mobile=True)."""
+        await self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                        deviceScaleFactor=1, mobile=mobile)
+
+    async def screenshot(self, path: str | Path) -> Path:
+        result = await self.send("Page.captureScreenshot", format="png")
+        path = Path(path)
+        path.write_bytes(base64.b64decode(result["data"]))
+        return path
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+
+
+class Chromium:
+    """Headless Chromium with a temporary profile and a free remote-debugging port."""
+
+    def __init__(self, binary: str = CHROMIUM, log_path: Path | None = None, spawn=None,
+                 window_size: tuple[int, int] = (1280, 800), extra_flags: tuple[str, ...] = ()):
+        self.binary, self.log_path, self.window_size = binary, log_path, window_size
+        self.extra_flags = list(extra_flags)
+        self._spawn = spawn or (lambda argv: _Process(argv, log_path))
+        self.port: int | None = None
+        self.process = None
+        self.profile: str | None = None
+        self.tabs: list[Tab] = []
+        self._http: aiohttp.ClientSession | None = None
+        self._browser_ws = None
+        self._next_id = 0
+
+    async def __aenter__(self) -> "Chromium":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def start(self, timeout: float = 30) -> None:
+        self.port = _free_port()
+        self.profile = tempfile.mkdtemp(prefix="onair-chromium-")
+        w, h = self.window_size
+        argv = [self.binary, *FLAGS, *self.extra_flags, f"--user-data-dir={self.profile}",
+                f"--remote-debugging-port={self.port}", f"--window-size={w},{h}", "about:blank"]
+        self.process = self._spawn(argv)
+        self._http = aiohttp.ClientSession()
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise CDPError(f"chromium exited ({self.process.poll()}) at start; log: {self.log_path}")
+            try:
+                async with self._http.get(f"http://127.0.0.1:{self.port}/json/version",
+                                          timeout=aiohttp.ClientTimeout(total=2)) as resp:
+                    version = await resp.json()
+                    break
+            except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+                if time.monotonic() > deadline:
+                    raise CDPError(f"chromium DevTools not reachable on port {self.port} after {timeout}s")
+                await asyncio.sleep(0.2)
+        self.version = version.get("Browser")
+        self._browser_ws = await websockets.connect(version["webSocketDebuggerUrl"], max_size=None)
+
+    async def _browser_call(self, method: str, **params) -> dict:
+        self._next_id += 1
+        await self._browser_ws.send(json.dumps({"id": self._next_id, "method": method, "params": params}))
+        while True:  # the browser session only sends events we did not subscribe to; skip them
+            message = json.loads(await asyncio.wait_for(self._browser_ws.recv(), 15))
+            if message.get("id") == self._next_id:
+                if "error" in message:
+                    raise CDPError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    async def open(self, url: str, name: str | None = None, timeout: float = 15) -> Tab:
+        """Opens `url` in a new window and waits for its load event."""
+        created = await self._browser_call("Target.createTarget", url="about:blank", newWindow=True)
+        tab = Tab(self, created["targetId"], name or f"tab{len(self.tabs) + 1}")
+        self.tabs.append(tab)
+        await tab.connect()
+        await tab.navigate(url, timeout=timeout)
+        return tab
+
+    async def close(self) -> None:
+        for tab in self.tabs:
+            try:
+                await tab.close()
+            except Exception:
+                pass
+        if self._browser_ws is not None:
+            try:
+                await asyncio.wait_for(self._browser_call("Browser.close"), 3)
+            except Exception:
+                pass
+            await self._browser_ws.close()
+        if self._http is not None:
+            await self._http.close()
+        if self.process is not None:
+            self.process.stop()
+        if self.profile:
+            shutil.rmtree(self.profile, ignore_errors=True)
