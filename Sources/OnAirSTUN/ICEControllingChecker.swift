@@ -10,7 +10,7 @@ import OnAirWire
 /// §8.1.1): plain checks to each candidate, paced by Ta; the first that succeeds is checked again
 /// with USE-CANDIDATE, and when that succeeds the pair is selected and other checks stop. Then a
 /// consent check every 4-6 s (RFC 7675 §5.1), not retransmitted since the next one follows soon.
-public struct ICEControllingChecker: Sendable {
+public struct ICEControllingChecker: Sendable, CustomStringConvertible {
     public enum State: Hashable, Sendable {
         /// Sending plain checks.
         case checking
@@ -134,6 +134,11 @@ public struct ICEControllingChecker: Sendable {
     public func consentExpired(now: MonoTime) -> Bool {
         guard case .connected = state, let lastConsent else { return false }
         return now - lastConsent >= configuration.consentTimeout
+    }
+
+    /// Leaves the passwords out: this ends up in logs and test failure messages.
+    public var description: String {
+        "ICEControllingChecker(\(remoteUfrag):\(localUfrag), \(state), candidates: \(candidates.map(\.address)))"
     }
 
     private mutating func succeeded(_ transaction: ICECheckTransaction, now: MonoTime) -> ICECheckerEvent? {

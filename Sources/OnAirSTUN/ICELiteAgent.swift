@@ -6,7 +6,7 @@ import OnAirWire
 ///
 /// A lite agent is always the controlled agent (RFC 8445 §6.1.1), so it answers a check that
 /// also claims ICE-CONTROLLED with 487 Role Conflict rather than switching roles.
-public struct ICELiteAgent: Sendable {
+public struct ICELiteAgent: Sendable, CustomStringConvertible {
     /// Our credentials: checks to us carry USERNAME "localUfrag:remoteUfrag" and are signed with
     /// `localPassword`, and so are our responses (RFC 8445 §7.2.2, §7.3).
     public private(set) var localUfrag: String
@@ -145,6 +145,12 @@ public struct ICELiteAgent: Sendable {
     public mutating func setRemoteCredentials(ufrag: String, password: String) {
         remoteUfrag = ufrag
         remotePassword = password
+    }
+
+    /// Leaves the passwords out: this ends up in logs and test failure messages.
+    public var description: String {
+        "ICELiteAgent(\(localUfrag):\(remoteUfrag ?? "?"), selected: \(selectedAddress?.description ?? "none"), "
+            + "lastActivity: \(lastActivity?.description ?? "never"))"
     }
 
     /// USERNAME must be "localUfrag:remoteUfrag"; without a remote ufrag yet, only our half.
