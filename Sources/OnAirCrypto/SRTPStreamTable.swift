@@ -42,8 +42,10 @@ struct SRTPStreamTable: Sendable {
         return lastHit
     }
 
+    /// Plain get/set (a ~100-byte copy) rather than a `_modify` coroutine: unoptimized builds
+    /// heap-allocate coroutine frames, and debug builds should not allocate per packet either.
     subscript(slot: Int) -> SRTPStreamState {
         get { streams[slot] }
-        _modify { yield &streams[slot] }
+        set { streams[slot] = newValue }
     }
 }
