@@ -1,0 +1,149 @@
+// Offers captured on this machine from real peers (loopback addresses; 192.0.2.0/24 and fd00::/8
+// are the test host's own documentation/ULA addresses). Kept verbatim apart from the noted trims.
+
+extension ChromiumOffers {
+    /// Chromium 156 WHEP viewer: recvonly audio + video. VP9 profiles 1-3, AV1 and their RTX trimmed.
+    static let whep = """
+        v=0
+        o=- 8702020778689178698 2 IN IP4 127.0.0.1
+        s=-
+        t=0 0
+        a=group:BUNDLE 0 1
+        a=extmap-allow-mixed
+        a=msid-semantic: WMS
+        m=audio 45373 UDP/TLS/RTP/SAVPF 111 63 9 0 8 13 110 126
+        c=IN IP4 127.0.0.1
+        a=rtcp:9 IN IP4 0.0.0.0
+        a=candidate:3863631388 1 udp 2122194687 127.0.0.1 45373 typ host generation 0 network-id 3 network-cost 50
+        a=candidate:180326644 1 udp 2122063615 192.0.2.2 46753 typ host generation 0 network-id 1
+        a=candidate:4252041443 1 udp 2122267903 ::1 35599 typ host generation 0 network-id 4 network-cost 50
+        a=candidate:353843696 1 udp 2122134271 fd00::2 58734 typ host generation 0 network-id 2
+        a=candidate:2564059921 1 tcp 1518214911 127.0.0.1 9 typ host tcptype active generation 0 network-id 3 network-cost 50
+        a=candidate:1948366329 1 tcp 1518083839 192.0.2.2 9 typ host tcptype active generation 0 network-id 1
+        a=candidate:2213488110 1 tcp 1518288127 ::1 9 typ host tcptype active generation 0 network-id 4 network-cost 50
+        a=candidate:1804147965 1 tcp 1518154495 fd00::2 9 typ host tcptype active generation 0 network-id 2
+        a=ice-ufrag:pKds
+        a=ice-pwd:VKZN4I0Ukcc3/pjEef9yVyrP
+        a=ice-options:trickle
+        a=fingerprint:sha-256 77:A6:5F:DC:43:A0:95:DF:B1:8C:1E:21:B0:9E:42:CD:B4:72:BE:6B:70:27:C0:CF:D6:DF:8F:C5:00:81:5D:AE
+        a=setup:actpass
+        a=mid:0
+        a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level
+        a=extmap:2 http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time
+        a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
+        a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid
+        a=recvonly
+        a=rtcp-mux
+        a=rtcp-rsize
+        a=rtcp-xr:rcvr-rtt=all
+        a=rtpmap:111 opus/48000/2
+        a=rtcp-fb:111 transport-cc
+        a=fmtp:111 minptime=10;useinbandfec=1
+        a=rtpmap:63 red/48000/2
+        a=fmtp:63 111/111
+        a=rtpmap:9 G722/8000
+        a=rtpmap:0 PCMU/8000
+        a=rtpmap:8 PCMA/8000
+        a=rtpmap:13 CN/8000
+        a=rtpmap:110 telephone-event/48000
+        a=rtpmap:126 telephone-event/8000
+        m=video 51542 UDP/TLS/RTP/SAVPF 96 97 98 99 102 103 104 107 108 109 114 115 116 117 118 119 120
+        c=IN IP4 127.0.0.1
+        a=rtcp:9 IN IP4 0.0.0.0
+        a=candidate:3863631388 1 udp 2122194687 127.0.0.1 51542 typ host generation 0 network-id 3 network-cost 50
+        a=candidate:180326644 1 udp 2122063615 192.0.2.2 51490 typ host generation 0 network-id 1
+        a=candidate:4252041443 1 udp 2122267903 ::1 38964 typ host generation 0 network-id 4 network-cost 50
+        a=candidate:353843696 1 udp 2122134271 fd00::2 45330 typ host generation 0 network-id 2
+        a=candidate:2564059921 1 tcp 1518214911 127.0.0.1 9 typ host tcptype active generation 0 network-id 3 network-cost 50
+        a=candidate:1948366329 1 tcp 1518083839 192.0.2.2 9 typ host tcptype active generation 0 network-id 1
+        a=candidate:2213488110 1 tcp 1518288127 ::1 9 typ host tcptype active generation 0 network-id 4 network-cost 50
+        a=candidate:1804147965 1 tcp 1518154495 fd00::2 9 typ host tcptype active generation 0 network-id 2
+        a=ice-ufrag:pKds
+        a=ice-pwd:VKZN4I0Ukcc3/pjEef9yVyrP
+        a=ice-options:trickle
+        a=fingerprint:sha-256 77:A6:5F:DC:43:A0:95:DF:B1:8C:1E:21:B0:9E:42:CD:B4:72:BE:6B:70:27:C0:CF:D6:DF:8F:C5:00:81:5D:AE
+        a=setup:actpass
+        a=mid:1
+        a=extmap:14 urn:ietf:params:rtp-hdrext:toffset
+        a=extmap:2 http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time
+        a=extmap:13 urn:3gpp:video-orientation
+        a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
+        a=extmap:5 http://www.webrtc.org/experiments/rtp-hdrext/playout-delay
+        a=extmap:6 http://www.webrtc.org/experiments/rtp-hdrext/video-content-type
+        a=extmap:7 http://www.webrtc.org/experiments/rtp-hdrext/video-timing
+        a=extmap:8 http://www.webrtc.org/experiments/rtp-hdrext/color-space
+        a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid
+        a=extmap:10 urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id
+        a=extmap:11 urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id
+        a=recvonly
+        a=rtcp-mux
+        a=rtcp-rsize
+        a=rtcp-xr:rcvr-rtt=all
+        a=rtpmap:96 VP8/90000
+        a=rtcp-fb:96 goog-remb
+        a=rtcp-fb:96 transport-cc
+        a=rtcp-fb:96 ccm fir
+        a=rtcp-fb:96 nack
+        a=rtcp-fb:96 nack pli
+        a=rtpmap:97 rtx/90000
+        a=fmtp:97 apt=96
+        a=rtpmap:98 VP9/90000
+        a=rtcp-fb:98 goog-remb
+        a=rtcp-fb:98 transport-cc
+        a=rtcp-fb:98 ccm fir
+        a=rtcp-fb:98 nack
+        a=rtcp-fb:98 nack pli
+        a=fmtp:98 profile-id=0
+        a=rtpmap:99 rtx/90000
+        a=fmtp:99 apt=98
+        a=rtpmap:102 H264/90000
+        a=rtcp-fb:102 goog-remb
+        a=rtcp-fb:102 transport-cc
+        a=rtcp-fb:102 ccm fir
+        a=rtcp-fb:102 nack
+        a=rtcp-fb:102 nack pli
+        a=fmtp:102 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f
+        a=rtpmap:103 rtx/90000
+        a=fmtp:103 apt=102
+        a=rtpmap:104 H264/90000
+        a=rtcp-fb:104 goog-remb
+        a=rtcp-fb:104 transport-cc
+        a=rtcp-fb:104 ccm fir
+        a=rtcp-fb:104 nack
+        a=rtcp-fb:104 nack pli
+        a=fmtp:104 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42001f
+        a=rtpmap:107 rtx/90000
+        a=fmtp:107 apt=104
+        a=rtpmap:108 H264/90000
+        a=rtcp-fb:108 goog-remb
+        a=rtcp-fb:108 transport-cc
+        a=rtcp-fb:108 ccm fir
+        a=rtcp-fb:108 nack
+        a=rtcp-fb:108 nack pli
+        a=fmtp:108 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f
+        a=rtpmap:109 rtx/90000
+        a=fmtp:109 apt=108
+        a=rtpmap:114 H264/90000
+        a=rtcp-fb:114 goog-remb
+        a=rtcp-fb:114 transport-cc
+        a=rtcp-fb:114 ccm fir
+        a=rtcp-fb:114 nack
+        a=rtcp-fb:114 nack pli
+        a=fmtp:114 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f
+        a=rtpmap:115 rtx/90000
+        a=fmtp:115 apt=114
+        a=rtpmap:116 H264/90000
+        a=rtcp-fb:116 goog-remb
+        a=rtcp-fb:116 transport-cc
+        a=rtcp-fb:116 ccm fir
+        a=rtcp-fb:116 nack
+        a=rtcp-fb:116 nack pli
+        a=fmtp:116 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=4d001f
+        a=rtpmap:117 rtx/90000
+        a=fmtp:117 apt=116
+        a=rtpmap:118 red/90000
+        a=rtpmap:119 rtx/90000
+        a=fmtp:119 apt=118
+        a=rtpmap:120 ulpfec/90000
+        """
+}
