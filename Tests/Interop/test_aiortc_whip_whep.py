@@ -70,8 +70,7 @@ def test_whip_publisher_to_two_whep_viewers(relay, procs):
     viewers = [start_peer(procs, f"viewer{i}", "whep_viewer.py", "--url", relay.whep_url(ROOM),
                           "--offline-wait", 10, *stall, timeout=90) for i in (1, 2)]
     for viewer in viewers:
-        first = viewer.wait_event("first_frame", timeout=15)
-        assert first["index"] is not None, f"{viewer.name}: frame index unreadable in the first frame"
+        viewer.wait_event("first_frame", timeout=15)
     time.sleep(WATCH_SECONDS)
 
     publisher.signal()  # SIGTERM: the publisher DELETEs its session, then closes
@@ -100,6 +99,9 @@ def test_whip_publisher_to_two_whep_viewers(relay, procs):
         delivered = report["distinct"] / expected
         assert delivered >= MIN_DELIVERY, f"{name}: {report['distinct']} of {expected} frames ({delivered:.0%})"
         assert (report["width"], report["height"]) == (640, 480), (name, report)
+        # Garbled pictures (decoding without the reference frames, e.g. a start without a
+        # keyframe) fail the index CRC.
+        assert report["unreadable"] <= max(3, 0.05 * report["frames"]), (name, "unreadable frames", report)
         expected_audio = expected / 30 * 50  # 20 ms Opus frames over the same window
         assert report["audio_frames"] >= 0.8 * expected_audio, (name, "audio", report["audio_frames"], expected_audio)
         assert report["audio_nonsilent"] >= 0.8 * expected_audio, (name, "the tone is missing", report)

@@ -22,9 +22,10 @@ import time
 
 import aiohttp
 import av
-from aiortc import (AudioStreamTrack, RTCConfiguration, RTCPeerConnection, RTCRtpSender,
+from aiortc import (AudioStreamTrack, MediaStreamTrack, RTCConfiguration, RTCPeerConnection, RTCRtpSender,
                     RTCSessionDescription, VideoStreamTrack)
 from aiortc.contrib.media import MediaPlayer
+from aiortc.mediastreams import MediaStreamError
 
 from common import (Session, SessionError, allow_loopback, emit, h264_first, install_stop_signals, log,
                     negotiated_codecs)
@@ -84,13 +85,72 @@ class ToneTrack(AudioStreamTrack):
         return frame
 
 
+class LoopingFile:
+    """Plays a media file forever by reopening it at its end. MediaPlayer(loop=True) does
+    not loop with PyAV >= 14: the end comes as av.EOFError, which it does not expect."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.generation = 0
+        self.player = MediaPlayer(path)
+
+    def source(self, kind: str):
+        return self.player.video if kind == "video" else self.player.audio
+
+    def reopen(self, ended_generation: int) -> int:
+        """Called by a track whose source ended; the first caller per generation reopens."""
+        if ended_generation == self.generation:
+            self.player = MediaPlayer(self.path)
+            self.generation += 1
+        return self.generation
+
+    def track(self, kind: str) -> "LoopingTrack | None":
+        return LoopingTrack(self, kind) if self.source(kind) is not None else None
+
+
+class LoopingTrack(MediaStreamTrack):
+    """One kind of a LoopingFile, with timestamps that keep rising across the loops."""
+
+    def __init__(self, file: LoopingFile, kind: str):
+        super().__init__()
+        self.kind, self.file = kind, file
+        self.generation, self.source = file.generation, file.source(kind)
+        self.offset = 0
+        self.last_out = None
+        self.step = 1
+
+    async def recv(self):
+        for _ in range(2):
+            try:
+                frame = await self.source.recv()
+                break
+            except MediaStreamError:  # end of file: go on with the next pass
+                self.source.stop()
+                self.generation = self.file.reopen(self.generation)
+                self.source = self.file.source(self.kind)
+                if self.last_out is not None:
+                    self.offset = self.last_out + self.step
+        else:
+            raise MediaStreamError
+        if frame.pts is None:
+            return frame
+        pts = frame.pts + self.offset
+        if self.last_out is not None and pts > self.last_out:
+            self.step = pts - self.last_out
+        frame.pts = self.last_out = pts
+        return frame
+
+    def stop(self):
+        super().stop()
+        self.source.stop()
+
+
 async def publish(args) -> int:
     allow_loopback()
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
-    player = None
     if args.file:
-        player = MediaPlayer(args.file, loop=True)
-        video, audio = player.video, (None if args.no_audio else player.audio)
+        looping = LoopingFile(args.file)
+        video, audio = looping.track("video"), (None if args.no_audio else looping.track("audio"))
     else:
         video = IndexedVideoTrack(args.width, args.height)
         audio = None if args.no_audio else ToneTrack()
@@ -154,10 +214,9 @@ async def publish(args) -> int:
             report["delete_status"] = await session.delete()
             emit("deleted", status=report["delete_status"], location=session.location)
             await pc.close()
-            if player is not None:
-                for track in (player.video, player.audio):
-                    if track is not None:
-                        track.stop()
+            for track in (video, audio):
+                if track is not None:
+                    track.stop()
     emit("report", **report)
     return 0 if report["ok"] else 1
 
