@@ -35,7 +35,18 @@ public struct Goodbye: RTCPMessage {
         }
     }
 
-    private var reasonBytes: ArraySlice<UInt8>? { reason.map { Array($0.utf8).prefix(255) } }
+    /// The reason's UTF-8, cut to at most 255 bytes on a character boundary so that what
+    /// is written decodes to a prefix of the reason.
+    private var reasonBytes: [UInt8]? {
+        guard let reason else { return nil }
+        var bytes: [UInt8] = []
+        for scalar in reason.unicodeScalars {
+            let encoded = Array(String(scalar).utf8)
+            if bytes.count + encoded.count > 255 { break }
+            bytes += encoded
+        }
+        return bytes
+    }
 
     public var serializedSize: Int {
         let reasonSize = reasonBytes.map { (1 + $0.count + 3) / 4 * 4 } ?? 0

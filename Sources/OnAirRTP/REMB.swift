@@ -16,6 +16,9 @@ public struct REMB: RTCPMessage {
     /// "REMB" in ASCII.
     public static let identifier: UInt32 = 0x5245_4D42
     static let maxMantissa: UInt64 = 0x3_FFFF
+    /// The largest bitrate a 64-bit value can carry exactly: a full mantissa × 2^46.
+    /// Larger exponents on the wire are read as this, so parsing and writing agree.
+    public static let maxBitrate: UInt64 = maxMantissa << 46
 
     public var senderSSRC: UInt32
     public var mediaSSRC: UInt32
@@ -52,7 +55,7 @@ public struct REMB: RTCPMessage {
         let exponent = exponentAndMantissa >> 18
         let mantissa = UInt64(exponentAndMantissa & 0x3_FFFF)
         // mantissa << exponent can exceed 64 bits (18 + 63); saturate instead.
-        bitrate = mantissa > UInt64.max >> exponent ? .max : mantissa << exponent
+        bitrate = mantissa > Self.maxBitrate >> exponent ? Self.maxBitrate : mantissa << exponent
         try reader.require(4 * count, for: "RTCP REMB with \(count) SSRCs")
         var list: [UInt32] = []
         list.reserveCapacity(count)

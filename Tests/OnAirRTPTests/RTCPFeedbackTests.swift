@@ -91,7 +91,7 @@ struct RTCPFeedbackTests {
             Issue.record("not a REMB")
             return
         }
-        #expect(remb.bitrate == .max)
+        #expect(remb.bitrate == REMB.maxBitrate)
     }
 
     @Test func rembWithMissingSSRCsThrows() {
