@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // L0: C system libraries (a modulemap + shim header each; no Swift).
@@ -53,6 +54,7 @@ let package = Package(
                     .product(name: "Metrics", package: "swift-metrics"),
                     .product(name: "Prometheus", package: "swift-prometheus"),
                     .product(name: "Hummingbird", package: "hummingbird"),
+                    .product(name: "HTTPTypes", package: "swift-http-types"),
                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     .product(name: "Yams", package: "Yams"),
                 ],

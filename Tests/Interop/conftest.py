@@ -76,10 +76,9 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path) -> Relay:
     binary = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay")))
     _require_binary(binary, "run `swift build` in the repo, or set ONAIR_RELAY_BIN")
     udp_port = free_port(socket.SOCK_DGRAM)
-    # ADAPT HERE when the relay's CLI settles (e.g. `serve --config <file>` written into
-    # `workdir`). The same settings also go in as the relay's ONAIR_* environment variables.
-    argv = [str(binary), "--http-port", str(http_port), "--udp-port", str(udp_port),
-            "--publish-token", PUBLISH_TOKEN]
+    # `relay serve` on loopback defaults; ports and the publish token come in as ONAIR_*
+    # environment variables (documented in config/relay.yaml).
+    argv = [str(binary), "serve", "--log-level", "debug"]
     env = {**os.environ, "ONAIR_HTTP_HOST": "127.0.0.1", "ONAIR_HTTP_PORT": str(http_port),
            "ONAIR_MEDIA_BIND": "127.0.0.1", "ONAIR_UDP_PORT": str(udp_port), "ONAIR_PUBLISH_TOKEN": PUBLISH_TOKEN}
     process = procs.start("relay", argv, timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir), env=env)

@@ -45,6 +45,8 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         public var consentTimeoutSeconds = 5.0
         /// Packets kept per stream for answering NACKs.
         public var retransmitCacheSize = 1024
+        /// Bitrate (bit/s) announced to publishers in REMB where negotiated: the most we take.
+        public var maxPublishBitrate = 6_000_000
 
         public init() {}
 
@@ -55,11 +57,13 @@ public struct RelayConfig: Codable, Sendable, Equatable {
             advertisedAddresses = try c.value(.advertisedAddresses, default: advertisedAddresses)
             consentTimeoutSeconds = try c.value(.consentTimeoutSeconds, default: consentTimeoutSeconds)
             retransmitCacheSize = try c.value(.retransmitCacheSize, default: retransmitCacheSize)
+            maxPublishBitrate = try c.value(.maxPublishBitrate, default: maxPublishBitrate)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case bind, udpPort = "udp_port", advertisedAddresses = "advertised_addresses"
             case consentTimeoutSeconds = "consent_timeout_seconds", retransmitCacheSize = "retransmit_cache_size"
+            case maxPublishBitrate = "max_publish_bitrate"
         }
     }
 

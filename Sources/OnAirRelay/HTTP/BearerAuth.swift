@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// RFC 6750 §2.1 bearer tokens: `Authorization: Bearer <token>`.

@@ -19,54 +19,59 @@ public protocol DatagramReceiver: AnyObject {
 /// the media path writes it with our own allocation-free `sendmmsg` batches
 /// (``BatchedDatagramSender``) from the same event loop thread.
 public final class UDPMediaSocket: @unchecked Sendable {
-    // @unchecked: all properties are immutable after bind; the sender is used only on `eventLoop`.
-    public let channel: Channel
-    public let localPort: Int
+    // @unchecked: `channel` is written once by `start` before any other use; the sender is
+    // used only on the event loop the socket was started on.
     public let sender: BatchedDatagramSender
-
-    private init(channel: Channel, sender: BatchedDatagramSender) {
-        self.channel = channel
-        self.localPort = channel.localAddress?.port ?? 0
-        self.sender = sender
-    }
-
-    public var eventLoop: EventLoop { channel.eventLoop }
+    public let localPort: Int
+    private let fd: Int32
+    private var channel: Channel?
 
     public struct BindError: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// Binds `host:port` (port 0 = any free port) and starts reading on one loop of `group`.
-    /// `makeReceiver` runs on that loop and gets the sender to write with.
-    public static func bind(host: String, port: Int, group: EventLoopGroup,
-                            makeReceiver: @escaping @Sendable (EventLoop, BatchedDatagramSender) -> DatagramReceiver)
-        async throws -> UDPMediaSocket
-    {
+    /// Creates and binds the socket (port 0 = any free port). Nothing is read until ``start``.
+    public init(host: String, port: Int) throws {
         guard let address = TransportAddress(host: host, port: UInt16(clamping: port)) else {
             throw BindError(description: "media bind address '\(host)' is not an IP address")
         }
-        let fd = try openSocket(address)
-        let sender = BatchedDatagramSender(fd: fd)
-        let bootstrap = DatagramBootstrap(group: group)
+        fd = try Self.openSocket(address)
+        sender = BatchedDatagramSender(fd: fd)
+        localPort = Self.boundPort(fd)
+    }
+
+    /// Starts reading on `loop`, delivering every datagram to `receiver` on that loop.
+    public func start(on loop: EventLoop, receiver: DatagramReceiver & Sendable) async throws {
+        let bootstrap = DatagramBootstrap(group: loop)
             .channelOption(.datagramVectorReadMessageCount, value: 32)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 32 * 2048))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let receiver = makeReceiver(channel.eventLoop, sender)
                     try channel.pipeline.syncOperations.addHandler(InboundHandler(receiver: receiver))
                 }
             }
-        do {
-            let channel = try await bootstrap.withBoundSocket(fd).get()
-            return UDPMediaSocket(channel: channel, sender: sender)
-        } catch {
-            close(fd)
-            throw error
-        }
+        channel = try await bootstrap.withBoundSocket(fd).get()
     }
 
     public func close() async {
-        try? await channel.close()
+        if let channel {
+            try? await channel.close()
+        } else {
+            Glibc.close(fd)
+        }
+    }
+
+    private static func boundPort(_ fd: Int32) -> Int {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard ok == 0 else { return 0 }
+        return withUnsafeBytes(of: &storage) { raw in
+            // sin_port and sin6_port sit at the same offset (2), in network order.
+            Int(UInt16(raw[2]) << 8 | UInt16(raw[3]))
+        }
     }
 
     private static func openSocket(_ address: TransportAddress) throws -> Int32 {

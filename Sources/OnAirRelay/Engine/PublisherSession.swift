@@ -1,0 +1,34 @@
+import OnAirRTP
+import OnAirSDP
+import OnAirWebRTC
+import OnAirWire
+
+/// A WHIP publisher: the room's one source of media.
+final class PublisherSession: MediaSession {
+    /// Payload types the publisher negotiated, to tell its streams apart.
+    let videoPayloadType: UInt8?
+    let audioPayloadType: UInt8?
+    let videoClockRate: UInt32
+    let audioClockRate: UInt32
+    /// SSRCs learnt from SDP or from the first packets.
+    var videoSSRC: UInt32?
+    var audioSSRC: UInt32?
+    var videoStats: RTPStreamStatistics?
+    var audioStats: RTPStreamStatistics?
+    /// The publisher's latest sender report per SSRC, with when it arrived (for LSR/DLSR and
+    /// for translating into viewers' sender reports).
+    var senderReports: [UInt32: (report: SenderReport, arrivedAt: MonoTime)] = [:]
+    var keyframes: UInt64 = 0
+    /// Fraction of packets lost in the last report interval (RFC 3550 §6.4.1).
+    var lastLossFraction: Double = 0
+
+    init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
+         videoPayloadType: UInt8?, audioPayloadType: UInt8?, videoClockRate: UInt32, audioClockRate: UInt32,
+         now: MonoTime) {
+        self.videoPayloadType = videoPayloadType
+        self.audioPayloadType = audioPayloadType
+        self.videoClockRate = videoClockRate
+        self.audioClockRate = audioClockRate
+        super.init(id: id, room: room, kind: .publisher, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import OnAirCrypto
+import OnAirDTLS
+import OnAirSDP
+import OnAirWebRTC
+import OnAirWire
+
+/// WHIP/WHEP signalling on the engine's loop: offers in, sessions and answers out.
+extension RelayEngine {
+    func createSession(kind: SessionKind, room roomID: String, offer text: String) throws(EngineError) -> SessionCreated {
+        guard sessions.count < config.limits.maxSessions else {
+            throw .overloaded("the relay is at its limit of \(config.limits.maxSessions) sessions")
+        }
+        let offer: SessionDescription
+        do {
+            offer = try SessionDescription.parse(text)
+        } catch {
+            throw .badRequest("the offer is not valid SDP: \(error)")
+        }
+        let credentials = ICECredentials.generate()
+        let local = LocalTransport(
+            iceUfrag: credentials.ufrag, icePassword: credentials.password,
+            fingerprint: DTLSFingerprint(algorithm: "sha-256", bytes: certificate.fingerprintSHA256),
+            candidates: localCandidates(), iceLite: true)
+        let now = MonoTime.now()
+        let session: MediaSession
+        let answer: SessionDescription
+        let room: Room
+        switch kind {
+        case .publisher:
+            if let existing = rooms[roomID]?.publisher, !existing.ended {
+                throw .roomBusy("room \(roomID) already has a live publisher; DELETE its session or wait for it to end")
+            }
+            let negotiated: NegotiatedSession
+            (answer, negotiated) = try negotiate { () throws(NegotiationError) in try SDPNegotiator.answerIngest(offer: offer, local: local) }
+            let video = negotiated.media(of: .video)?.codec
+            let audio = negotiated.media(of: .audio)?.codec
+            let peer = try makePeer(negotiated, credentials: credentials, now: now)
+            let publisher = PublisherSession(
+                id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
+                videoPayloadType: video?.payloadType, audioPayloadType: audio?.payloadType,
+                videoClockRate: video?.clockRate ?? 90_000, audioClockRate: audio?.clockRate ?? 48_000, now: now)
+            publisher.videoSSRC = negotiated.media(of: .video)?.remoteSSRC
+            publisher.audioSSRC = negotiated.media(of: .audio)?.remoteSSRC
+            room = rooms[roomID] ?? Room(id: roomID, cacheSize: config.media.retransmitCacheSize)
+            room.publisher = publisher
+            session = publisher
+        case .viewer:
+            guard let existing = rooms[roomID], let publisher = existing.publisher, !publisher.ended else {
+                throw .notLive("room \(roomID) is not live; retry later")
+            }
+            guard existing.viewers.count < config.limits.maxViewersPerRoom else {
+                throw .overloaded("room \(roomID) is at its limit of \(config.limits.maxViewersPerRoom) viewers")
+            }
+            let ssrcs = LocalSSRCs(
+                cname: ICECredentials.randomString(16), streamID: "onair-\(roomID)",
+                audio: publisher.audioPayloadType == nil ? nil : .init(ssrc: SecureRandom.uint32(), trackID: "audio"),
+                video: publisher.videoPayloadType == nil ? nil : .init(ssrc: SecureRandom.uint32(), trackID: "video"))
+            let negotiated: NegotiatedSession
+            (answer, negotiated) = try negotiate { () throws(NegotiationError) in
+                try SDPNegotiator.answerEgress(offer: offer, local: local, source: publisher.negotiated, localSSRCs: ssrcs)
+            }
+            let peer = try makePeer(negotiated, credentials: credentials, now: now)
+            let viewer = ViewerSession(
+                id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
+                video: rewriter(for: .video, in: negotiated, fallbackSSRC: ssrcs.video?.ssrc),
+                audio: rewriter(for: .audio, in: negotiated, fallbackSSRC: ssrcs.audio?.ssrc),
+                cname: ssrcs.cname, now: now)
+            room = existing
+            room.viewers.append(viewer)
+            room.peakViewers = max(room.peakViewers, room.viewers.count)
+            session = viewer
+        }
+        rooms[roomID] = room
+        sessions[session.id] = session
+        sessionsByUfrag[credentials.ufrag] = session
+        return SessionCreated(sessionID: session.id, room: roomID, kind: kind, answerSDP: answer.serialize(), etag: session.etag)
+    }
+
+    func deleteSession(id: String, room: String, kind: SessionKind) throws(EngineError) {
+        guard let session = sessions[id], session.room == room, session.kind == kind else { throw .unknownSession }
+        end(session, reason: kind == .publisher ? "publisher_deleted" : "viewer_deleted", now: MonoTime.now())
+    }
+
+    /// RFC 9725 §4.3: trickle candidates (nothing to do for an ICE-lite server that answers
+    /// checks from any address, but the fragment is validated) or an ICE restart (new remote
+    /// credentials: new local credentials, a new ETag, the answer fragment).
+    func patchSession(id: String, room: String, kind: SessionKind, ifMatch: String?, fragment text: String)
+        throws(EngineError) -> SessionPatched
+    {
+        guard let session = sessions[id], session.room == room, session.kind == kind else { throw .unknownSession }
+        let fragment: SDPFragment
+        do {
+            fragment = try SDPFragment.parse(text)
+        } catch {
+            throw .badRequest("the body is not a valid trickle-ice-sdpfrag: \(error)")
+        }
+        let matches = ifMatch.map { Self.entityTags($0).contains(session.etag) || $0.trimmingCharacters(in: .whitespaces) == "*" }
+        if matches == false { throw .preconditionFailed }
+        guard let ufrag = fragment.announcedUfrag, ufrag != session.peer.ice.remoteUfrag else {
+            return .trickleAccepted
+        }
+        guard ifMatch != nil else { throw .preconditionRequired }
+        guard let password = fragment.announcedPassword else {
+            throw .badRequest("an ICE restart needs both a=ice-ufrag and a=ice-pwd")
+        }
+        let credentials = ICECredentials.generate()
+        session.peer.restartICE(localUfrag: credentials.ufrag, localPassword: credentials.password,
+                                remoteUfrag: ufrag, remotePassword: password)
+        sessionsByUfrag[session.localUfrag] = nil
+        session.localUfrag = credentials.ufrag
+        sessionsByUfrag[credentials.ufrag] = session
+        session.etag = ICECredentials.randomID()
+        let mids = session.negotiated.media.map { (mid: $0.mid, kind: $0.kind, candidates: localCandidates()) }
+        let answer = SDPFragment(iceUfrag: credentials.ufrag, icePassword: credentials.password,
+                                 candidates: mids, endOfCandidates: true)
+        return .restarted(fragment: answer.serialize(), etag: session.etag)
+    }
+
+    // MARK: helpers
+
+    /// One host candidate per advertised address on the shared UDP port (RFC 8839 §5.1;
+    /// priority per RFC 8445 §5.1.2.1 with type preference 126 for host).
+    func localCandidates() -> [ICECandidate] {
+        config.candidateAddresses.enumerated().map { index, address in
+            ICECandidate(foundation: "\(index + 1)", component: 1, transport: "udp",
+                         priority: (126 << 24) | (UInt32(65_535 - index) << 8) | 255,
+                         address: address, port: UInt16(udpPort), type: .host)
+        }
+    }
+
+    private func makePeer(_ negotiated: NegotiatedSession, credentials: ICECredentials, now: MonoTime) throws(EngineError) -> PeerSession {
+        do {
+            let fingerprint = try PeerFingerprint(algorithm: negotiated.remoteFingerprint.algorithm,
+                                                  bytes: negotiated.remoteFingerprint.bytes)
+            let parameters = PeerSessionParameters(
+                localUfrag: credentials.ufrag, localPassword: credentials.password,
+                remoteUfrag: negotiated.remoteUfrag, remotePassword: negotiated.remotePassword,
+                certificate: certificate, remoteFingerprint: fingerprint,
+                dtlsRole: negotiated.localSetup == .active ? .client : .server,
+                consentTimeout: .milliseconds(Int64(config.media.consentTimeoutSeconds * 1000)),
+                connectTimeout: .milliseconds(Int64(config.limits.connectTimeoutSeconds * 1000)))
+            return try PeerSession(parameters, now: now)
+        } catch let error as DTLSError {
+            throw .unprocessable("cannot use the offer's DTLS fingerprint: \(error)")
+        } catch {
+            throw .unprocessable("cannot set up DTLS: \(error)")
+        }
+    }
+
+    private func negotiate(_ body: () throws(NegotiationError) -> (SessionDescription, NegotiatedSession))
+        throws(EngineError) -> (SessionDescription, NegotiatedSession)
+    {
+        do {
+            return try body()
+        } catch {
+            throw error.status == 400 ? .badRequest(error.reason) : .unprocessable(error.reason)
+        }
+    }
+
+    private func rewriter(for kind: MediaKind, in negotiated: NegotiatedSession, fallbackSSRC: UInt32?) -> TrackRewriter? {
+        guard let media = negotiated.media(of: kind), let ssrc = media.localSSRC ?? fallbackSSRC else { return nil }
+        return TrackRewriter(ssrc: ssrc, payloadType: media.codec.payloadType, waitsForKeyframe: kind == .video,
+                             initialSequence: UInt16(truncatingIfNeeded: SecureRandom.uint32()),
+                             initialTimestamp: SecureRandom.uint32())
+    }
+
+    /// The entity tags in an If-Match value (RFC 9110 §13.1.1), without quotes or W/.
+    static func entityTags(_ header: String) -> [String] {
+        header.split(separator: ",").map { tag in
+            var t = tag.trimmingCharacters(in: .whitespaces)
+            if t.hasPrefix("W/") { t.removeFirst(2) }
+            return t.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Logging
+import NIOCore
+import OnAirCrypto
+import OnAirDTLS
+import OnAirSDP
+import OnAirWebRTC
+import OnAirWire
+
+/// The media plane: every room and session, the datagram router and the timers. Confined to
+/// one event loop (like a mediasoup worker); HTTP handlers reach it through ``perform(_:)``.
+public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
+    // @unchecked: every property is touched only on `loop`; `perform` hops there first.
+    public let loop: EventLoop
+    let sender: BatchedDatagramSender
+    let udpPort: Int
+    let config: RelayConfig
+    let certificate: DTLSCertificate
+    let logger: Logger
+
+    var rooms: [String: Room] = [:]
+    var sessions: [String: MediaSession] = [:]
+    var sessionsByUfrag: [String: MediaSession] = [:]
+    var sessionsByAddress: [TransportAddress: MediaSession] = [:]
+    var unroutable: UInt64 = 0
+    /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
+    let rtcpSenderSSRC = SecureRandom.uint32()
+    private var events: [PeerEvent] = []
+    private var timer: RepeatedTask?
+    private var lastReportTick = MonoTime.zero
+
+    public init(loop: EventLoop, sender: BatchedDatagramSender, udpPort: Int, config: RelayConfig,
+                certificate: DTLSCertificate, logger: Logger) {
+        self.loop = loop
+        self.sender = sender
+        self.udpPort = udpPort
+        self.config = config
+        self.certificate = certificate
+        self.logger = logger
+        events.reserveCapacity(16)
+    }
+
+    /// Runs `body` on the engine's loop and returns its result.
+    public func perform<T: Sendable>(_ body: @escaping @Sendable (RelayEngine) throws -> T) async throws -> T {
+        try await loop.submit { try body(self) }.get()
+    }
+
+    func startTimers() {
+        timer = loop.scheduleRepeatedTask(initialDelay: .milliseconds(20), delay: .milliseconds(20)) { [weak self] _ in
+            self?.tick(now: MonoTime.now())
+        }
+    }
+
+    // MARK: datagrams
+
+    public func receive(_ datagram: ByteBuffer, from address: TransportAddress, now: MonoTime) {
+        guard datagram.readableBytes >= 2 else { unroutable += 1; return }
+        let bytes = Array(datagram.readableBytesView)
+        var session = sessionsByAddress[address]
+        if session == nil, DatagramKind.classify(bytes) == .stun,
+           let ufrag = PeerSession.localUfrag(ofCheck: bytes) {
+            session = sessionsByUfrag[ufrag]
+        }
+        guard let session, !session.ended else { unroutable += 1; return }
+        events.removeAll(keepingCapacity: true)
+        session.peer.receive(bytes, from: address, now: now, events: &events)
+        handle(events: events, of: session, now: now)
+    }
+
+    public func readBatchComplete() {
+        sender.flush()
+    }
+
+    func handle(events: [PeerEvent], of session: MediaSession, now: MonoTime) {
+        for event in events {
+            switch event {
+            case .send(let bytes, let address):
+                sender.enqueue(bytes, to: session.destination?.address == address ? session.destination! : DatagramDestination(address))
+            case .selected(let address):
+                if let old = session.destination?.address, old != address { sessionsByAddress[old] = nil }
+                sessionsByAddress[address] = session
+                session.destination = DatagramDestination(address)
+            case .connected:
+                session.connectedAt = now
+                connected(session, now: now)
+            case .rtp(let packet):
+                guard let publisher = session as? PublisherSession, let room = rooms[session.room],
+                      room.publisher === publisher else { continue }
+                room.forward(packet, from: publisher, now: now, sender: sender)
+            case .rtcp(let packet):
+                handleRTCP(packet, from: session, now: now)
+            case .closed(let reason):
+                end(session, reason: "\(reason)", now: now)
+            }
+        }
+    }
+
+    // MARK: timers
+
+    func tick(now: MonoTime) {
+        for session in sessions.values where !session.ended {
+            events.removeAll(keepingCapacity: true)
+            session.peer.poll(now: now, events: &events)
+            if !events.isEmpty { handle(events: events, of: session, now: now) }
+        }
+        for room in rooms.values {
+            if room.keyframeRequests.poll(now: now) { sendKeyframeRequest(room: room, now: now) }
+        }
+        if now - lastReportTick >= .seconds(1) {
+            lastReportTick = now
+            for room in rooms.values { sendPeriodicReports(room: room, now: now) }
+        }
+        sender.flush()
+    }
+
+    // MARK: lifecycle
+
+    func connected(_ session: MediaSession, now: MonoTime) {
+        guard let room = rooms[session.room] else { return }
+        if let publisher = session as? PublisherSession, room.publisher === publisher {
+            room.startedAt = (now, Date())
+            logger.info("stream started", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
+        } else if session is ViewerSession {
+            logger.info("viewer connected", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
+            if room.keyframeRequests.request(now: now) { sendKeyframeRequest(room: room, now: now) }
+        }
+    }
+
+    /// Ends a session: tells the peer (close_notify), forgets its routes, and when it was the
+    /// publisher, ends the stream for every viewer.
+    func end(_ session: MediaSession, reason: String, now: MonoTime) {
+        guard !session.ended else { return }
+        session.ended = true
+        events.removeAll(keepingCapacity: true)
+        session.peer.close(events: &events)
+        for case .send(let bytes, let address) in events { sender.enqueue(bytes, to: DatagramDestination(address)) }
+        sessions[session.id] = nil
+        sessionsByUfrag[session.localUfrag] = nil
+        if let address = session.destination?.address, sessionsByAddress[address] === session {
+            sessionsByAddress[address] = nil
+        }
+        guard let room = rooms[session.room] else { return }
+        if let publisher = session as? PublisherSession, room.publisher === publisher {
+            room.publisher = nil
+            let duration = room.startedAt.map { (now - $0.mono).seconds } ?? 0
+            logger.info("stream ended", metadata: ["room": "\(room.id)", "session": "\(session.id)", "reason": "\(reason)",
+                                                   "duration_s": "\(Int(duration))", "peak_viewers": "\(room.peakViewers)"])
+            room.startedAt = nil
+            for viewer in room.viewers { end(viewer, reason: "stream_ended", now: now) }
+        } else if let viewer = session as? ViewerSession {
+            room.viewers.removeAll { $0 === viewer }
+            logger.info("viewer left", metadata: ["room": "\(room.id)", "session": "\(session.id)", "reason": "\(reason)"])
+        }
+        if room.isEmpty { rooms[room.id] = nil }
+        sender.flush()
+    }
+
+    func shutdown() {
+        let now = MonoTime.now()
+        for session in Array(sessions.values) { end(session, reason: "relay_shutdown", now: now) }
+        timer?.cancel()
+        sender.flush()
+    }
+
+    // MARK: snapshots
+
+    func counters() -> EngineCounters {
+        EngineCounters(sessions: sessions.count, datagramsSent: sender.sent, datagramsDropped: sender.dropped,
+                       unroutable: unroutable, srtpFailures: rooms.values.reduce(0) { $0 + $1.srtpFailures })
+    }
+}

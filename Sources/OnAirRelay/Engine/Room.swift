@@ -1,0 +1,167 @@
+import Foundation
+import OnAirRTP
+import OnAirWebRTC
+import OnAirWire
+
+/// One room: its publisher, its viewers, and the forwarding between them. Confined to the
+/// media event loop; the per-packet path takes no lock and allocates nothing.
+final class Room {
+    let id: String
+    var publisher: PublisherSession?
+    var viewers: [ViewerSession] = []
+    var keyframeRequests = KeyframeRequestCoalescer()
+    /// Recent publisher video packets (decrypted, as received) for answering NACKs.
+    var videoCache: RTPPacketCache
+    var peakViewers = 0
+    var startedAt: (mono: MonoTime, wall: Date)?
+
+    var packetsIn: UInt64 = 0
+    var bytesIn: UInt64 = 0
+    var packetsOut: UInt64 = 0
+    var bytesOut: UInt64 = 0
+    var retransmissions: UInt64 = 0
+    var srtpFailures: UInt64 = 0
+
+    init(id: String, cacheSize: Int) {
+        self.id = id
+        self.videoCache = RTPPacketCache(capacity: cacheSize, maxPacketSize: 1500)
+    }
+
+    var isEmpty: Bool { publisher == nil && viewers.isEmpty }
+
+    /// RFC 3550 §5.1 fields of one publisher packet, found without copying it.
+    struct PacketView {
+        var payloadType: UInt8
+        var marker: Bool
+        var sequence: UInt16
+        var timestamp: UInt32
+        var ssrc: UInt32
+        var payloadRange: Range<Int>
+    }
+
+    @inline(__always)
+    static func view(_ raw: UnsafeRawBufferPointer) -> PacketView? {
+        guard raw.count >= 12, raw[0] >> 6 == 2 else { return nil }
+        var offset = 12 + 4 * Int(raw[0] & 0x0F)
+        if raw[0] & 0x10 != 0 {
+            guard raw.count >= offset + 4 else { return nil }
+            offset += 4 + 4 * (Int(raw[offset + 2]) << 8 | Int(raw[offset + 3]))
+        }
+        var end = raw.count
+        if raw[0] & 0x20 != 0 {
+            let padding = Int(raw[end - 1])
+            guard padding > 0, padding <= end - offset else { return nil }
+            end -= padding
+        }
+        guard offset <= end else { return nil }
+        return PacketView(
+            payloadType: raw[1] & 0x7F, marker: raw[1] & 0x80 != 0,
+            sequence: UInt16(raw[2]) << 8 | UInt16(raw[3]),
+            timestamp: UInt32(raw[4]) << 24 | UInt32(raw[5]) << 16 | UInt32(raw[6]) << 8 | UInt32(raw[7]),
+            ssrc: UInt32(raw[8]) << 24 | UInt32(raw[9]) << 16 | UInt32(raw[10]) << 8 | UInt32(raw[11]),
+            payloadRange: offset..<end)
+    }
+
+    /// A monotonic time in RTP clock units, for jitter (RFC 3550 App. A.8 wants arrival times
+    /// in the stream's timestamp units; only differences matter, so wrapping is fine).
+    @inline(__always)
+    static func clockUnits(_ time: MonoTime, rate: UInt32) -> UInt32 {
+        UInt32(truncatingIfNeeded: time.nanoseconds / 1000 &* UInt64(rate) / 1_000_000)
+    }
+
+    /// Forwards one decrypted publisher RTP packet to every connected viewer.
+    func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: BatchedDatagramSender) {
+        packet.withUnsafeBytes { raw in
+            guard let view = Self.view(raw) else { return }
+            let isVideo = view.payloadType == publisher.videoPayloadType
+            guard isVideo || view.payloadType == publisher.audioPayloadType else {
+                // RTX, FEC or an unnegotiated payload type: not forwarded (viewers NACK us).
+                return
+            }
+            packetsIn += 1
+            bytesIn += UInt64(raw.count)
+            publisher.packetsIn += 1
+            publisher.bytesIn += UInt64(raw.count)
+            let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
+            var keyframe = false
+            if isVideo {
+                if publisher.videoSSRC != view.ssrc { publisher.videoSSRC = view.ssrc; publisher.videoStats = nil }
+                if publisher.videoStats == nil { publisher.videoStats = RTPStreamStatistics(ssrc: view.ssrc) }
+                publisher.videoStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
+                                             arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate))
+                keyframe = H264Keyframe.startsKeyframe(payload)
+                if keyframe {
+                    publisher.keyframes += 1
+                    keyframeRequests.keyframeArrived()
+                }
+                _ = videoCache.store(raw, sequenceNumber: view.sequence)
+            } else {
+                if publisher.audioSSRC != view.ssrc { publisher.audioSSRC = view.ssrc; publisher.audioStats = nil }
+                if publisher.audioStats == nil { publisher.audioStats = RTPStreamStatistics(ssrc: view.ssrc) }
+                publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
+                                             arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
+            }
+            for viewer in viewers {
+                send(view, payload: payload, isVideo: isVideo, keyframe: keyframe, to: viewer, sender: sender)
+            }
+        }
+    }
+
+    /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.
+    @inline(__always)
+    func send(_ view: PacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool,
+              to viewer: ViewerSession, sender: BatchedDatagramSender) {
+        guard let destination = viewer.destination, viewer.peer.canSendMedia else { return }
+        let mapped: (sequence: UInt16, timestamp: UInt32)??
+        if isVideo {
+            mapped = viewer.video?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe)
+        } else {
+            mapped = viewer.audio?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: true)
+        }
+        guard let mappedOrNil = mapped, let numbers = mappedOrNil,
+              let track = isVideo ? viewer.video : viewer.audio else { return }
+        let slot = sender.nextSlot()
+        let length = 12 + payload.count
+        guard length + 16 <= slot.count else { viewer.packetsDropped += 1; return }
+        slot[0] = 0x80
+        slot[1] = (view.marker ? 0x80 : 0) | track.payloadType
+        slot[2] = UInt8(truncatingIfNeeded: numbers.sequence >> 8)
+        slot[3] = UInt8(truncatingIfNeeded: numbers.sequence)
+        slot.storeBytes(of: numbers.timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
+        slot.storeBytes(of: track.ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
+        UnsafeMutableRawBufferPointer(rebasing: slot[12..<length]).copyMemory(from: payload)
+        guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length) else {
+            viewer.packetsDropped += 1
+            return
+        }
+        sender.commit(length: protectedLength, to: destination)
+        viewer.packetsOut += 1
+        viewer.bytesOut += UInt64(protectedLength)
+        packetsOut += 1
+        bytesOut += UInt64(protectedLength)
+        if isVideo {
+            viewer.videoPackets &+= 1
+            viewer.videoOctets &+= UInt32(truncatingIfNeeded: payload.count)
+        } else {
+            viewer.audioPackets &+= 1
+            viewer.audioOctets &+= UInt32(truncatingIfNeeded: payload.count)
+        }
+    }
+
+    /// Answers a viewer's NACK for video sequence numbers from the cache, within its budget.
+    func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: BatchedDatagramSender) {
+        guard let publisher, let track = viewer.video else { return }
+        viewer.nacksReceived += UInt64(viewerSequences.count)
+        for viewerSequence in viewerSequences {
+            guard let publisherSequence = track.publisherSequence(forViewerSequence: viewerSequence),
+                  viewer.retransmitBudget.take(now: now) else { continue }
+            videoCache.withPacket(sequenceNumber: publisherSequence) { raw in
+                guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType else { return }
+                let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
+                send(view, payload: payload, isVideo: true, keyframe: H264Keyframe.startsKeyframe(payload), to: viewer, sender: sender)
+                viewer.retransmissions += 1
+                retransmissions += 1
+            }
+        }
+    }
+}

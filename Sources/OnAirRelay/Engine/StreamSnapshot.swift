@@ -1,0 +1,47 @@
+/// The live state of one room, as `GET /api/streams` reports it.
+public struct StreamSnapshot: Codable, Sendable, Equatable {
+    public var room: String
+    public var live: Bool
+    public var publisher: PublisherSnapshot?
+    public var viewers: Int
+    public var peakViewers: Int
+    public var codecs: [String]
+    /// Packets and bytes received from the publisher.
+    public var packetsIn: UInt64
+    public var bytesIn: UInt64
+    /// Packets and bytes sent to all viewers together.
+    public var packetsOut: UInt64
+    public var bytesOut: UInt64
+    public var keyframes: UInt64
+    /// Keyframe requests (PLI) sent to the publisher after coalescing.
+    public var keyframeRequests: UInt64
+    /// Retransmissions answered from the cache for viewers' NACKs.
+    public var retransmissions: UInt64
+    /// Publisher packets lost on the way in (RFC 3550 cumulative loss) and its fraction.
+    public var packetsLost: Int64
+    public var lossFraction: Double
+    /// Interarrival jitter of the publisher's video, milliseconds.
+    public var jitterMs: Double?
+    /// Mean round-trip time to the viewers that reported one, milliseconds.
+    public var viewerRTTMs: Double?
+    public var startedAt: String?
+    public var durationSeconds: Double?
+
+    public struct PublisherSnapshot: Codable, Sendable, Equatable {
+        public var sessionID: String
+        public var state: String
+        public var address: String?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case room, live, publisher, viewers, peakViewers = "peak_viewers", codecs
+        case packetsIn = "packets_in", bytesIn = "bytes_in", packetsOut = "packets_out", bytesOut = "bytes_out"
+        case keyframes, keyframeRequests = "keyframe_requests", retransmissions
+        case packetsLost = "packets_lost", lossFraction = "loss_fraction", jitterMs = "jitter_ms"
+        case viewerRTTMs = "viewer_rtt_ms", startedAt = "started_at", durationSeconds = "duration_seconds"
+    }
+}
+
+extension StreamSnapshot.PublisherSnapshot {
+    enum CodingKeys: String, CodingKey { case sessionID = "session_id", state, address }
+}

@@ -1,0 +1,48 @@
+import Prometheus
+
+/// Prometheus exposition of the relay's counters. The media path keeps plain integers (no
+/// locks per packet); a scrape copies a snapshot into the registry and renders it.
+final class RelayMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+
+    /// Renders the text format (version 0.0.4) for the given state.
+    func render(streams: [StreamSnapshot], engine: EngineCounters) -> [UInt8] {
+        for stream in streams {
+            let labels = [("room", stream.room)]
+            registry.makeGauge(name: "onair_stream_live", labels: labels, help: "1 while a publisher is connected").set(to: stream.live ? 1 : 0)
+            registry.makeGauge(name: "onair_stream_viewers", labels: labels, help: "Connected WHEP viewers").set(to: Double(stream.viewers))
+            counter("onair_stream_packets_in_total", labels, "RTP packets received from the publisher", stream.packetsIn)
+            counter("onair_stream_bytes_in_total", labels, "RTP bytes received from the publisher", stream.bytesIn)
+            counter("onair_stream_packets_out_total", labels, "RTP packets sent to viewers", stream.packetsOut)
+            counter("onair_stream_bytes_out_total", labels, "RTP bytes sent to viewers", stream.bytesOut)
+            counter("onair_stream_keyframes_total", labels, "Keyframes received from the publisher", stream.keyframes)
+            counter("onair_stream_keyframe_requests_total", labels, "PLIs sent to the publisher after coalescing", stream.keyframeRequests)
+            counter("onair_stream_retransmissions_total", labels, "Packets retransmitted for viewers' NACKs", stream.retransmissions)
+            registry.makeGauge(name: "onair_stream_loss_fraction", labels: labels, help: "Publisher packet loss fraction").set(to: stream.lossFraction)
+        }
+        registry.makeGauge(name: "onair_sessions", help: "WebRTC sessions (publishers + viewers)").set(to: Double(engine.sessions))
+        counter("onair_udp_datagrams_sent_total", [], "Datagrams handed to the kernel", engine.datagramsSent)
+        counter("onair_udp_datagrams_dropped_total", [], "Datagrams the kernel would not take (shed load)", engine.datagramsDropped)
+        counter("onair_udp_datagrams_unroutable_total", [], "Datagrams matching no session", engine.unroutable)
+        counter("onair_srtp_failures_total", [], "SRTP/SRTCP packets failing authentication or replay checks", engine.srtpFailures)
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+
+    private func counter(_ name: String, _ labels: [(String, String)], _ help: String, _ value: UInt64) {
+        let counter = labels.isEmpty ? registry.makeCounter(name: name, help: help)
+            : registry.makeCounter(name: name, labels: labels, help: help)
+        counter.reset()
+        counter.increment(by: Int64(clamping: value))
+    }
+}
+
+/// Relay-wide counters from the media plane.
+public struct EngineCounters: Sendable, Codable {
+    public var sessions: Int = 0
+    public var datagramsSent: UInt64 = 0
+    public var datagramsDropped: UInt64 = 0
+    public var unroutable: UInt64 = 0
+    public var srtpFailures: UInt64 = 0
+}

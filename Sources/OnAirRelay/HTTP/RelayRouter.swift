@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// All HTTP routes of the relay.
+enum RelayRouter {
+    static func build(engine: RelayEngine, config: RelayConfig, logger: Logger) -> Router<BasicRequestContext> {
+        let router = Router()
+        let links = config.iceServers.map(iceServerLink)
+        router.add(middleware: SignallingCORSMiddleware(allowedOrigins: config.http.corsOrigins, iceServerLinks: links))
+        SignallingController(engine: engine, config: config, iceServerLinks: links, logger: logger).register(on: router)
+
+        let metrics = RelayMetrics()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+
+        router.get("/api/streams") { _, _ -> Response in
+            let streams = try await engine.perform { $0.snapshots() }
+            return json(try encoder.encode(streams))
+        }
+        router.get("/api/streams/:room") { _, context -> Response in
+            let room = try RoomID.validated(context.parameters.require("room"))
+            guard let stream = try await engine.perform({ $0.snapshot(room: room) }) else {
+                throw RelayHTTPError(.notFound, "room \(room) has no stream and no viewers")
+            }
+            return json(try encoder.encode(stream))
+        }
+        router.get("/metrics") { _, _ -> Response in
+            let (streams, counters) = try await engine.perform { ($0.snapshots(), $0.counters()) }
+            let text = metrics.render(streams: streams, engine: counters)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: text)))
+        }
+        router.get("/healthz") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
+        let page = ViewerPage.html
+        router.get("/rooms/:room") { _, context -> Response in
+            _ = try RoomID.validated(context.parameters.require("room"))
+            return Response(status: .ok,
+                            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: page)))
+        }
+        router.get("/") { _, _ -> Response in
+            Response(status: .found, headers: [.location: "/rooms/42"])
+        }
+        return router
+    }
+
+    private static func json(_ data: Data) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// RFC 9725 §4.6 / RFC 8288: `<stun:host:port>; rel="ice-server"`, with TURN credentials
+    /// as the `username` and `credential` link parameters.
+    static func iceServerLink(_ server: RelayConfig.ICEServer) -> String {
+        var link = "<\(server.url)>; rel=\"ice-server\""
+        if let username = server.username { link += "; username=\"\(username)\"" }
+        if let credential = server.credential { link += "; credential=\"\(credential)\"; credential-type=\"password\"" }
+        return link
+    }
+}
+
+/// The viewer page, read once from the module's resources.
+enum ViewerPage {
+    static let html: [UInt8] = {
+        guard let url = Bundle.module.url(forResource: "room", withExtension: "html", subdirectory: "Web"),
+              let data = try? Data(contentsOf: url) else {
+            return Array("<!doctype html><p>viewer page missing from the build</p>".utf8)
+        }
+        return Array(data)
+    }()
+}

@@ -1,0 +1,125 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// WHIP (RFC 9725) and WHEP (draft-ietf-wish-whep) resources:
+/// `POST /whip/{room}`, `POST /whep/{room}` create sessions at `/{whip|whep}/{room}/{id}`,
+/// which take `PATCH` (trickle / ICE restart, RFC 9725 §4.3) and `DELETE` (§4.2).
+struct SignallingController: Sendable {
+    let engine: RelayEngine
+    let config: RelayConfig
+    let iceServerLinks: [String]
+    let logger: Logger
+
+    func register(on router: Router<BasicRequestContext>) {
+        for kind in [SessionKind.publisher, .viewer] {
+            let base = kind == .publisher ? "whip" : "whep"
+            router.post("/\(base)/:room") { request, context in
+                try await create(kind: kind, request: request, context: context)
+            }
+            router.patch("/\(base)/:room/:session") { request, context in
+                try await patch(kind: kind, request: request, context: context)
+            }
+            router.delete("/\(base)/:room/:session") { request, context in
+                try await delete(kind: kind, request: request, context: context)
+            }
+        }
+    }
+
+    private func token(for kind: SessionKind, room: String) -> String? {
+        kind == .publisher ? config.publishToken(for: room) : config.viewerToken(for: room)
+    }
+
+    private func create(kind: SessionKind, request: Request, context: BasicRequestContext) async throws -> Response {
+        let room = try RoomID.validated(context.parameters.require("room"))
+        try BearerAuth.require(token(for: kind, room: room), in: request, what: kind == .publisher ? "publishing to room \(room)" : "viewing room \(room)")
+        try requireContentType("application/sdp", request)
+        let body = try await collectBody(request)
+        let offer = String(decoding: body.readableBytesView, as: UTF8.self)
+        let created: SessionCreated
+        do {
+            created = try await engine.perform { try $0.createSession(kind: kind, room: room, offer: offer) }
+        } catch let error as EngineError {
+            logger.info("refused \(kind.rawValue) in room \(room): \(error)", metadata: ["room": "\(room)"])
+            throw httpError(error, kind: kind)
+        }
+        logger.info("\(kind.rawValue) session \(created.sessionID) created", metadata: ["room": "\(room)", "session": "\(created.sessionID)"])
+        var headers: HTTPFields = [
+            .contentType: "application/sdp",
+            .location: "/\(kind == .publisher ? "whip" : "whep")/\(room)/\(created.sessionID)",
+            .eTag: "\"\(created.etag)\"",
+            HTTPField.Name("Accept-Patch")!: "application/trickle-ice-sdpfrag",
+        ]
+        for link in iceServerLinks { headers.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
+        return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: created.answerSDP)))
+    }
+
+    private func patch(kind: SessionKind, request: Request, context: BasicRequestContext) async throws -> Response {
+        let room = try RoomID.validated(context.parameters.require("room"))
+        let session = try context.parameters.require("session")
+        try BearerAuth.require(token(for: kind, room: room), in: request, what: "this session")
+        try requireContentType("application/trickle-ice-sdpfrag", request)
+        let body = try await collectBody(request)
+        let fragment = String(decoding: body.readableBytesView, as: UTF8.self)
+        let ifMatch = request.headers[.ifMatch]
+        do {
+            let result = try await engine.perform {
+                try $0.patchSession(id: session, room: room, kind: kind, ifMatch: ifMatch, fragment: fragment)
+            }
+            switch result {
+            case .trickleAccepted:
+                return Response(status: .noContent)
+            case .restarted(let answer, let etag):
+                logger.info("ICE restart", metadata: ["room": "\(room)", "session": "\(session)"])
+                return Response(status: .ok,
+                                headers: [.contentType: "application/trickle-ice-sdpfrag", .eTag: "\"\(etag)\""],
+                                body: .init(byteBuffer: ByteBuffer(string: answer)))
+            }
+        } catch let error as EngineError {
+            throw httpError(error, kind: kind)
+        }
+    }
+
+    private func delete(kind: SessionKind, request: Request, context: BasicRequestContext) async throws -> Response {
+        let room = try RoomID.validated(context.parameters.require("room"))
+        let session = try context.parameters.require("session")
+        try BearerAuth.require(token(for: kind, room: room), in: request, what: "this session")
+        do {
+            try await engine.perform { try $0.deleteSession(id: session, room: room, kind: kind) }
+        } catch let error as EngineError {
+            throw httpError(error, kind: kind)
+        }
+        logger.info("\(kind.rawValue) session deleted", metadata: ["room": "\(room)", "session": "\(session)"])
+        return Response(status: .ok)
+    }
+
+    private func requireContentType(_ expected: String, _ request: Request) throws {
+        let given = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard given == expected else {
+            throw RelayHTTPError(.unsupportedMediaType, "Content-Type must be \(expected) (got \(given ?? "none"))",
+                                 headers: [HTTPField.Name("Accept-Post")!: expected])
+        }
+    }
+
+    private func collectBody(_ request: Request) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: config.limits.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw RelayHTTPError(.contentTooLarge, "body larger than \(config.limits.maxBodyBytes) bytes")
+        }
+    }
+
+    private func httpError(_ error: EngineError, kind: SessionKind) -> RelayHTTPError {
+        switch error {
+        case .badRequest(let reason): return RelayHTTPError(.badRequest, reason)
+        case .unprocessable(let reason): return RelayHTTPError(.unprocessableContent, reason)
+        case .roomBusy(let reason): return RelayHTTPError(.conflict, reason)
+        case .notLive(let reason): return RelayHTTPError(.conflict, reason, headers: [.retryAfter: "2"])
+        case .unknownSession: return RelayHTTPError(.notFound, "no such session (it may have ended)")
+        case .overloaded(let reason): return RelayHTTPError(.serviceUnavailable, reason, headers: [.retryAfter: "5"])
+        case .preconditionFailed: return RelayHTTPError(.preconditionFailed, error.description)
+        case .preconditionRequired: return RelayHTTPError(.preconditionRequired, error.description)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import OnAirDTLS
+import ServiceLifecycle
+
+/// Wires the relay together: the UDP media plane (one socket, one event loop, the
+/// ``RelayEngine``) and the HTTP signalling/API server, run as services with graceful
+/// shutdown on SIGTERM/SIGINT.
+public struct RelayServer: Sendable {
+    public let config: RelayConfig
+    public let logger: Logger
+
+    public init(config: RelayConfig, logger: Logger) {
+        self.config = config
+        self.logger = logger
+    }
+
+    /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP and UDP ports.
+    public func run(onReady: @escaping @Sendable (_ httpPort: Int, _ udpPort: Int) -> Void = { _, _ in }) async throws {
+        let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay", validity: .seconds(30 * 86_400))
+        let socket = try UDPMediaSocket(host: config.media.bind, port: config.media.udpPort)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let engine = RelayEngine(loop: loop, sender: socket.sender, udpPort: socket.localPort,
+                                 config: config, certificate: certificate, logger: logger)
+        try await socket.start(on: loop, receiver: engine)
+        engine.startTimers()
+
+        if config.publishToken(for: "any") == nil && config.rooms.isEmpty && !isLoopback(config.http.host) {
+            logger.warning("publishing is open to anyone who can reach \(config.http.host): set auth.publish_token")
+        }
+
+        let router = RelayRouter.build(engine: engine, config: config, logger: logger)
+        let udpPort = socket.localPort
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir"),
+            onServerRunning: { channel in
+                onReady(channel.localAddress?.port ?? 0, udpPort)
+            },
+            logger: logger
+        )
+        let media = MediaPlaneService(engine: engine, socket: socket, logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: media), .init(service: app)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+    }
+
+    private func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// Keeps the media plane alive until graceful shutdown, then ends every stream (with reason
+/// `relay_shutdown`) and closes the socket.
+struct MediaPlaneService: Service {
+    let engine: RelayEngine
+    let socket: UDPMediaSocket
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        logger.info("shutting down: ending all sessions")
+        try? await engine.perform { $0.shutdown() }
+        await socket.close()
+    }
+}
