@@ -25,7 +25,8 @@ public struct RTCPHeader: Sendable, Hashable {
         self.length = length
     }
 
-    /// A header for a packet of `packetSize` bytes (a multiple of 4, header included).
+    /// A header for a packet of `packetSize` bytes (a multiple of 4, header included, at
+    /// most 262144 so that the word count fits 16 bits; RTCP packets fit a datagram).
     public init(count: UInt8, packetType: UInt8, packetSize: Int) {
         self.init(count: count, packetType: packetType, length: UInt16(truncatingIfNeeded: packetSize / 4 - 1))
     }

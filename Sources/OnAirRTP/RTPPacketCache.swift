@@ -24,12 +24,13 @@ public struct RTPPacketCache: Sendable {
 
     /// - Parameters:
     ///   - capacity: slots to keep; rounded up to a power of two (at least 1).
-    ///   - maxPacketSize: bytes per slot; larger packets are not stored.
+    ///   - maxPacketSize: bytes per slot (at most 65535, the UDP limit); larger packets
+    ///     are not stored.
     public init(capacity: Int = 1024, maxPacketSize: Int = 1500) {
         var slots = 1
-        while slots < capacity && slots < 1 << 20 { slots <<= 1 }
+        while slots < capacity && slots < 1 << 16 { slots <<= 1 }
         self.capacity = slots
-        self.maxPacketSize = max(0, maxPacketSize)
+        self.maxPacketSize = min(max(0, maxPacketSize), 65535)
         storage = [UInt8](repeating: 0, count: slots * self.maxPacketSize)
         lengths = [Int](repeating: 0, count: slots)
         sequenceNumbers = [Int64](repeating: 0, count: slots)

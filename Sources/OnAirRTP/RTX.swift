@@ -25,6 +25,9 @@ public enum RTX {
         into output: UnsafeMutableRawBufferPointer
     ) throws(WireError) -> Int {
         let osn = try originalSequenceNumber(of: packet, header: header)
+        guard header.payloadOffset + header.payloadLength <= packet.count else {
+            throw .invalid("RTP header does not belong to this \(packet.count)-byte packet")
+        }
         let headerSize = header.payloadOffset
         let total = headerSize + header.payloadLength - 2
         guard output.count >= total else {

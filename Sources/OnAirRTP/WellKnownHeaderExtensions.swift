@@ -62,3 +62,25 @@ public enum WellKnownHeaderExtensions {
         return (first & 0x80 != 0, first & 0x7F)
     }
 }
+
+extension RTPHeaderExtensionElement {
+    /// abs-send-time element: 24-bit 6.18 fixed-point seconds.
+    public static func absSendTime(id: UInt8, _ value: UInt32) -> RTPHeaderExtensionElement {
+        RTPHeaderExtensionElement(id: id, data: WellKnownHeaderExtensions.encodeAbsSendTime(value))
+    }
+
+    /// Transport-wide sequence number element (2 bytes).
+    public static func transportSequenceNumber(id: UInt8, _ value: UInt16) -> RTPHeaderExtensionElement {
+        RTPHeaderExtensionElement(id: id, data: WellKnownHeaderExtensions.encodeTransportSequenceNumber(value))
+    }
+
+    /// sdes:mid element.
+    public static func mid(id: UInt8, _ mid: String) -> RTPHeaderExtensionElement {
+        RTPHeaderExtensionElement(id: id, data: WellKnownHeaderExtensions.encodeMID(mid))
+    }
+
+    /// Client-to-mixer audio level element (RFC 6464).
+    public static func audioLevel(id: UInt8, voiceActivity: Bool, level: UInt8) -> RTPHeaderExtensionElement {
+        RTPHeaderExtensionElement(id: id, data: WellKnownHeaderExtensions.encodeAudioLevel(voiceActivity: voiceActivity, level: level))
+    }
+}

@@ -77,6 +77,18 @@ struct RTPHeaderExtensionTests {
         #expect(try block.elements().map(\.id) == [3, 5])
     }
 
+    @Test func blockFromWellKnownElements() throws {
+        // A typical video packet's block: mid "0", abs-send-time, transport-wide seq, and
+        // an audio level, in the one-byte form: 2 + 4 + 3 + 2 = 11 bytes, padded to 12.
+        let block = try RTPHeaderExtensionBlock(elements: [
+            .mid(id: 4, "0"), .absSendTime(id: 2, 0xAB_CDEF), .transportSequenceNumber(id: 3, 0x0102),
+            .audioLevel(id: 1, voiceActivity: true, level: 127),
+        ])
+        var writer = ByteWriter()
+        block.serialize(into: &writer)
+        #expect(writer.bytes == hex("be de 00 03 40 30 22 ab cd ef 31 01 02 10 ff 00"))
+    }
+
     @Test func blockChoosesTwoByteFormWhenNeeded() throws {
         // ID 20 and an empty value do not fit the one-byte form.
         let block = try RTPHeaderExtensionBlock(elements: [

@@ -116,6 +116,27 @@ struct RTPPacketTests {
             == hex("80 60 00 05 00 00 00 64 11 22 33 44 01 02"))
     }
 
+    @Test func rtxWithAHeaderFromAnotherPacketThrows() throws {
+        let long = hex("80 61 00 01 00 00 00 64 00 00 00 09 00 05 01 02 03 04 05 06")
+        let short = hex("80 61 00 01 00 00 00 64 00 00 00 09 00 05 01")
+        let header = try RTPHeader(parsing: long)
+        var output = [UInt8](repeating: 0, count: 64)
+        #expect(throws: WireError.self) {
+            try short.withWireBytes { input throws(WireError) in
+                try output.withMutableWireBytes { out throws(WireError) in
+                    try RTX.unwrap(input, header: header, originalSSRC: 1, originalPayloadType: 96, into: out)
+                }
+            }
+        }
+        #expect(throws: WireError.self) {
+            try short.withWireBytes { input throws(WireError) in
+                try output.withMutableWireBytes { out throws(WireError) in
+                    try RTX.wrap(input, header: header, rtxSSRC: 1, rtxPayloadType: 97, rtxSequenceNumber: 1, into: out)
+                }
+            }
+        }
+    }
+
     @Test func rtxWithoutOSNThrows() {
         // A padding-only RTX probe has no original packet inside.
         let probe = hex("a0 61 00 01 00 00 00 64 00 00 00 09 00 00 00 04")
