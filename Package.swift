@@ -11,6 +11,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "relay", targets: ["relay"]),
+        .executable(name: "fanout-bench", targets: ["fanout-bench"]),
+        // Libraries so that tools/fuzz (a separate package) can link the parsers.
+        .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS", "OnAirWebRTC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -64,6 +67,13 @@ let package = Package(
         // L4: thin executables.
         .executableTarget(name: "relay",
                           dependencies: ["OnAirRelay", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        // Benchmarks: programs that print figures (tools/bench/...).
+        .executableTarget(name: "fanout-bench",
+                          dependencies: ["OnAirWebRTC", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirDTLS", "OnAirSTUN", "CLiveSocket",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "tools/bench/fanout",
                           swiftSettings: strict),
 
         .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
