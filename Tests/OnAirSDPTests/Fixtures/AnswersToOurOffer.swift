@@ -108,4 +108,63 @@ enum AnswersToOurOffer {
         a=fingerprint:sha-512 0E:1F:50:B3:74:FD:FD:2C:86:7A:8B:04:A5:35:AE:36:E4:C5:7E:2F:05:BC:A5:21:C7:E0:82:58:63:92:31:69:D3:4E:9F:84:59:66:8B:1F:8F:18:D4:AF:8B:E1:D4:B7:68:DE:4A:FA:42:30:1C:13:C4:14:0D:FF:8D:2E:7D:61
         a=setup:active
         """
+
+    /// The offer both peers answered: `SDPNegotiator.makeOffer(local: TestValues.clientTransport,
+    /// ssrcs: TestValues.ssrcs)` at the time of capture.
+    static let offer = """
+        v=0
+        o=- 3407518796165585505 2 IN IP4 127.0.0.1
+        s=-
+        t=0 0
+        a=group:BUNDLE 0 1
+        m=audio 40000 UDP/TLS/RTP/SAVPF 111
+        c=IN IP4 127.0.0.1
+        a=candidate:1 1 udp 2130706431 127.0.0.1 40000 typ host
+        a=end-of-candidates
+        a=ice-ufrag:rlyU
+        a=ice-pwd:relaypasswordrelaypassword
+        a=fingerprint:sha-256 00:01:02:03:04:05:06:07:08:09:0A:0B:0C:0D:0E:0F:10:11:12:13:14:15:16:17:18:19:1A:1B:1C:1D:1E:1F
+        a=setup:actpass
+        a=mid:0
+        a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level
+        a=extmap:2 http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time
+        a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
+        a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid
+        a=sendonly
+        a=msid:stream1 a0
+        a=rtcp-mux
+        a=rtcp-rsize
+        a=rtpmap:111 opus/48000/2
+        a=rtcp-fb:111 transport-cc
+        a=fmtp:111 minptime=10;useinbandfec=1
+        a=ssrc:1111 cname:relaycname
+        a=ssrc:1111 msid:stream1 a0
+        m=video 40000 UDP/TLS/RTP/SAVPF 96 97
+        c=IN IP4 127.0.0.1
+        a=ice-ufrag:rlyU
+        a=ice-pwd:relaypasswordrelaypassword
+        a=fingerprint:sha-256 00:01:02:03:04:05:06:07:08:09:0A:0B:0C:0D:0E:0F:10:11:12:13:14:15:16:17:18:19:1A:1B:1C:1D:1E:1F
+        a=setup:actpass
+        a=mid:1
+        a=extmap:2 http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time
+        a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
+        a=extmap:4 urn:ietf:params:rtp-hdrext:sdes:mid
+        a=sendonly
+        a=msid:stream1 v0
+        a=rtcp-mux
+        a=rtcp-rsize
+        a=rtpmap:96 H264/90000
+        a=rtcp-fb:96 nack
+        a=rtcp-fb:96 nack pli
+        a=rtcp-fb:96 ccm fir
+        a=rtcp-fb:96 transport-cc
+        a=fmtp:96 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f
+        a=rtpmap:97 rtx/90000
+        a=fmtp:97 apt=96
+        a=ssrc-group:FID 2222 3333
+        a=ssrc:2222 cname:relaycname
+        a=ssrc:2222 msid:stream1 v0
+        a=ssrc:3333 cname:relaycname
+        a=ssrc:3333 msid:stream1 v0
+        """
 }
