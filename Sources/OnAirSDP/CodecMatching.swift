@@ -60,6 +60,14 @@ enum CodecMatching {
         return table
     }
 
+    /// RFC 5888 §4: mids identify m= lines, so two m= lines may not share one.
+    static func checkUniqueMids(_ description: SessionDescription) throws(NegotiationError) {
+        var seen: Set<String> = []
+        for mid in description.media.compactMap(\.mid) where !seen.insert(mid).inserted {
+            throw .malformed("two m-lines have a=mid:\(mid) (RFC 5888 §4)")
+        }
+    }
+
     /// "m-line 1 (video, mid 1)" for error messages.
     static func label(_ media: MediaDescription, index: Int) -> String {
         "m-line \(index) (\(media.kind)\(media.mid.map { ", mid \($0)" } ?? ""))"

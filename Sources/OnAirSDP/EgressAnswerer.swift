@@ -16,6 +16,7 @@ enum EgressAnswerer {
         guard let bundle = offer.bundleMids, !bundle.isEmpty else {
             throw .unacceptable("the offer has no a=group:BUNDLE; the relay carries all media on one transport (RFC 9143)")
         }
+        try CodecMatching.checkUniqueMids(offer)
         var unused = source.media
         var accepted: [Accepted] = []
         for (index, media) in offer.media.enumerated() {

@@ -16,6 +16,7 @@ enum IngestAnswerer {
         guard let bundle = offer.bundleMids, !bundle.isEmpty else {
             throw .unacceptable("the offer has no a=group:BUNDLE; the relay carries all media on one transport (RFC 9143)")
         }
+        try CodecMatching.checkUniqueMids(offer)
         var accepted: [Accepted] = []
         for (index, media) in offer.media.enumerated() {
             if let decision = try decide(media, index: index, offer: offer, bundle: bundle) { accepted.append(decision) }

@@ -37,9 +37,13 @@ extension MediaDescription {
 
     /// Every payload type of the m= line with its rtpmap, fmtp and feedback, in preference order.
     public var payloadFormats: [PayloadFormat] {
-        payloadTypes.map { pt in
-            PayloadFormat(payloadType: pt, rtpMap: rtpMap(for: pt), parameters: formatParameters(for: pt),
-                          feedback: rtcpFeedback(for: pt))
+        // Parse each attribute kind once: a browser's video m= line lists ~20 payload types.
+        let maps = rtpMaps, parameters = formatParameters, feedback = rtcpFeedback
+        return payloadTypes.map { pt in
+            PayloadFormat(payloadType: pt,
+                          rtpMap: maps.first { $0.payloadType == pt } ?? RTPMap.staticPayloadType(pt),
+                          parameters: parameters.filter { $0.payloadType == pt }.flatMap(\.parameters),
+                          feedback: feedback.filter { $0.payloadType == nil || $0.payloadType == pt })
         }
     }
 

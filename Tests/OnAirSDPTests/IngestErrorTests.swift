@@ -68,6 +68,11 @@ struct IngestErrorTests {
         #expect(try refusal(text) == .malformed("m-line 1 (video) has no a=mid (RFC 8829 §5.2.1)"))
     }
 
+    @Test func duplicateMids() throws {
+        let text = offer(media: [opusSection(), h264Section(["packetization-mode=1"])]).replacing("a=mid:1", with: "a=mid:0")
+        #expect(try refusal(text) == .malformed("two m-lines have a=mid:0 (RFC 5888 §4)"))
+    }
+
     @Test func nothingToReceive() throws {
         let text = offer(media: [opusSection(direction: "recvonly"), h264Section(["packetization-mode=1"], direction: "inactive")])
         #expect(try refusal(text) == .unacceptable("the offer sends no audio or video in its BUNDLE group"))
