@@ -19,6 +19,7 @@ final class PublisherSession: MediaSession {
     /// for translating into viewers' sender reports).
     var senderReports: [UInt32: (report: SenderReport, arrivedAt: MonoTime)] = [:]
     var keyframes: UInt64 = 0
+    var lastKeyframeTimestamp: UInt32?
     /// Fraction of packets lost in the last report interval (RFC 3550 §6.4.1).
     var lastLossFraction: Double = 0
 

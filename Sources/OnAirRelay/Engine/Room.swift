@@ -90,7 +90,9 @@ final class Room {
                 publisher.videoStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                              arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate))
                 keyframe = H264Keyframe.startsKeyframe(payload)
-                if keyframe {
+                // SPS/PPS (STAP-A) and the IDR's first fragment share one timestamp: count frames.
+                if keyframe && publisher.lastKeyframeTimestamp != view.timestamp {
+                    publisher.lastKeyframeTimestamp = view.timestamp
                     publisher.keyframes += 1
                     keyframeRequests.keyframeArrived()
                 }
