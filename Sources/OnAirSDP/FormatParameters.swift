@@ -14,7 +14,7 @@ public struct FormatParameters: SDPAttributeValue {
 
     public init(attributeValue: String) throws(SDPError) {
         let (head, rest) = SDPText.splitOnce(attributeValue[...], at: UInt8(ascii: " "))
-        let payloadType = try PayloadTypeText.parse(head, in: "a=fmtp")
+        let payloadType = try SDPText.payloadType(head, in: "a=fmtp")
         var parameters: [FormatParameter] = []
         for piece in (rest ?? "").split(separator: ";") {
             let item = SDPText.trimmed(piece)

@@ -24,7 +24,7 @@ public struct RTCPFeedback: SDPAttributeValue, Hashable {
 
     public init(attributeValue: String) throws(SDPError) {
         let (head, rest) = SDPText.splitOnce(attributeValue[...], at: UInt8(ascii: " "))
-        let payloadType: UInt8? = head == "*" ? nil : try PayloadTypeText.parse(head, in: "a=rtcp-fb")
+        let payloadType: UInt8? = head == "*" ? nil : try SDPText.payloadType(head, in: "a=rtcp-fb")
         guard let rest else { throw SDPError("a=rtcp-fb needs a feedback type after the payload type") }
         let (type, parameter) = SDPText.splitOnce(SDPText.trimmed(rest), at: UInt8(ascii: " "))
         guard SDPText.isToken(type) else {

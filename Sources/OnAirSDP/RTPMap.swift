@@ -22,7 +22,7 @@ public struct RTPMap: SDPAttributeValue {
         guard parts.count == 2 else {
             throw SDPError("a=rtpmap must be <payload type> <encoding>/<clock rate>[/<channels>]")
         }
-        let payloadType = try PayloadTypeText.parse(parts[0], in: "a=rtpmap")
+        let payloadType = try SDPText.payloadType(parts[0], in: "a=rtpmap")
         let encoding = parts[1].split(separator: "/", omittingEmptySubsequences: false)
         guard encoding.count == 2 || encoding.count == 3, SDPText.isToken(encoding[0]) else {
             throw SDPError("a=rtpmap encoding \"\(parts[1])\" must be <name>/<clock rate>[/<channels>]")
@@ -49,16 +49,5 @@ public struct RTPMap: SDPAttributeValue {
     /// Case-insensitive encoding name test (RFC 8866 §6.6: names are case-insensitive).
     public func isEncoding(_ name: String) -> Bool {
         SDPText.equalsIgnoringCase(encodingName, name)
-    }
-}
-
-/// Payload type fields shared by rtpmap, fmtp and rtcp-fb.
-enum PayloadTypeText {
-    /// RFC 3550 §5.1: the payload type is 7 bits.
-    static func parse(_ text: Substring, in context: String) throws(SDPError) -> UInt8 {
-        guard let value = SDPText.decimal(text, as: UInt8.self), value <= 127 else {
-            throw SDPError("\(context) payload type \"\(text)\" is not a number 0-127")
-        }
-        return value
     }
 }

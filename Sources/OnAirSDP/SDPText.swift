@@ -81,4 +81,12 @@ enum SDPText {
     static func asciiLowercased(_ text: some StringProtocol) -> String {
         String(decoding: text.utf8.map(lower), as: UTF8.self)
     }
+
+    /// RFC 3550 §5.1: a payload type is 7 bits (rtpmap, fmtp and rtcp-fb formats).
+    static func payloadType(_ text: Substring, in context: String) throws(SDPError) -> UInt8 {
+        guard let value = decimal(text, as: UInt8.self), value <= 127 else {
+            throw SDPError("\(context) payload type \"\(text)\" is not a number 0-127")
+        }
+        return value
+    }
 }
