@@ -107,6 +107,9 @@ async def scenario(relay, procs, tmp_path: Path) -> dict:
         assert after["audioBytes"] > 0, f"no audio arrived: {after}"
         shot = await viewer.screenshot(artifacts_dir(tmp_path) / f"room-{relay.target}.png")
 
+        # The publisher's bandwidth estimate shows whether our transport-cc/REMB feedback works.
+        print("publisher stats:", await publisher.json("window.result"))
+
         # The end: the viewer page must leave "live" once the publisher DELETEs its session.
         delete_status = await publisher.evaluate("window.stopPublishing()", await_promise=True)
         if relay.deletes_sessions:

@@ -19,6 +19,10 @@ final class PublisherSession: MediaSession {
     /// for translating into viewers' sender reports).
     var senderReports: [UInt32: (report: SenderReport, arrivedAt: MonoTime)] = [:]
     var keyframes: UInt64 = 0
+    /// RFC 8285 id of the transport-wide sequence number, when transport-cc was negotiated.
+    let transportSequenceExtensionID: UInt8?
+    var transportFeedback = TransportFeedbackRecorder()
+    var lastTransportFeedback = MonoTime.zero
     var lastKeyframeTimestamp: UInt32?
     /// Fraction of packets lost in the last report interval (RFC 3550 §6.4.1).
     var lastLossFraction: Double = 0
@@ -30,6 +34,11 @@ final class PublisherSession: MediaSession {
         self.audioPayloadType = audioPayloadType
         self.videoClockRate = videoClockRate
         self.audioClockRate = audioClockRate
+        let twcc = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+        let video = negotiated.media(of: .video)
+        transportSequenceExtensionID = video.flatMap { media in
+            media.codec.hasFeedback("transport-cc") ? media.extensionID(for: twcc) : nil
+        }
         super.init(id: id, room: room, kind: .publisher, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
     }
 }

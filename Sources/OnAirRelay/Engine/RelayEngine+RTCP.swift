@@ -78,6 +78,15 @@ extension RelayEngine {
         }
     }
 
+    /// transport-cc feedback every ~50 ms while packets arrive (browsers expect 50-100 ms).
+    func sendTransportFeedback(_ publisher: PublisherSession, now: MonoTime) {
+        guard publisher.transportSequenceExtensionID != nil, now - publisher.lastTransportFeedback >= .milliseconds(50),
+              let ssrc = publisher.videoSSRC ?? publisher.audioSSRC,
+              let feedback = publisher.transportFeedback.makeFeedback(senderSSRC: rtcpSenderSSRC, mediaSSRC: ssrc) else { return }
+        publisher.lastTransportFeedback = now
+        sendRTCP([.transportWideFeedback(feedback)], to: publisher)
+    }
+
     /// Every second: receiver reports about the publisher's streams (its encoder adapts to
     /// our loss and jitter figures) and, where negotiated, REMB with the bitrate we accept.
     func sendPeriodicReports(room: Room, now: MonoTime) {

@@ -42,6 +42,10 @@ extension RelayEngine {
                 videoClockRate: video?.clockRate ?? 90_000, audioClockRate: audio?.clockRate ?? 48_000, now: now)
             publisher.videoSSRC = negotiated.media(of: .video)?.remoteSSRC
             publisher.audioSSRC = negotiated.media(of: .audio)?.remoteSSRC
+            logger.debug("publisher negotiated", metadata: [
+                "room": "\(roomID)", "twcc_ext": "\(publisher.transportSequenceExtensionID.map(String.init) ?? "none")",
+                "video": "\(video.map { "\($0.name) pt=\($0.payloadType) fb=\($0.rtcpFeedback)" } ?? "none")",
+                "extensions": "\(negotiated.media(of: .video)?.extensions ?? [:])"])
             room = rooms[roomID] ?? Room(id: roomID, cacheSize: config.media.retransmitCacheSize)
             room.publisher = publisher
             session = publisher

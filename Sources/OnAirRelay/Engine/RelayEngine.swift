@@ -105,6 +105,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         }
         for room in rooms.values {
             if room.keyframeRequests.poll(now: now) { sendKeyframeRequest(room: room, now: now) }
+            if let publisher = room.publisher { sendTransportFeedback(publisher, now: now) }
         }
         if now - lastReportTick >= .seconds(1) {
             lastReportTick = now

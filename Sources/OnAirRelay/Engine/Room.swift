@@ -73,6 +73,14 @@ final class Room {
     func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: BatchedDatagramSender) {
         packet.withUnsafeBytes { raw in
             guard let view = Self.view(raw) else { return }
+            // Every packet counts for transport-cc, bandwidth probes (RTX, padding) above all:
+            // unreported probes would read as loss and keep the publisher's bitrate down.
+            if let id = publisher.transportSequenceExtensionID, raw[0] & 0x10 != 0,
+               let header = try? RTPHeader(parsing: raw),
+               let range = try? RTPHeaderExtensionWalker.find(id: id, in: raw, header: header), range.count == 2 {
+                let sequence = UInt16(raw[range.lowerBound]) << 8 | UInt16(raw[range.lowerBound + 1])
+                publisher.transportFeedback.record(sequence: sequence, arrivalMicroseconds: Int64(now.nanoseconds / 1000))
+            }
             let isVideo = view.payloadType == publisher.videoPayloadType
             guard isVideo || view.payloadType == publisher.audioPayloadType else {
                 // RTX, FEC or an unnegotiated payload type: not forwarded (viewers NACK us).
@@ -83,6 +91,7 @@ final class Room {
             publisher.packetsIn += 1
             publisher.bytesIn += UInt64(raw.count)
             let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
+            guard !payload.isEmpty else { return }  // padding-only probe: nothing to forward
             var keyframe = false
             if isVideo {
                 if publisher.videoSSRC != view.ssrc { publisher.videoSSRC = view.ssrc; publisher.videoStats = nil }
