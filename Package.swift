@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "relay", targets: ["relay"]),
+        .executable(name: "chat", targets: ["chat"]),
         .executable(name: "fanout-bench", targets: ["fanout-bench"]),
         // Libraries so that tools/fuzz (a separate package) can link the parsers.
         .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS", "OnAirWebRTC"]),
@@ -25,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // L0: C system libraries (a modulemap + shim header each; no Swift).
@@ -43,6 +47,9 @@ let package = Package(
         .target(name: "OnAirCrypto", dependencies: ["CLiveOpenSSL", "OnAirWire"], swiftSettings: strict),
         .target(name: "OnAirSTUN", dependencies: ["OnAirWire", "OnAirCrypto"], swiftSettings: strict),
         .target(name: "OnAirDTLS", dependencies: ["CLiveOpenSSL", "OnAirWire", "OnAirCrypto"], swiftSettings: strict),
+        // Standard Webhooks signing/verification and the stream event envelope (shared by
+        // the relay, which signs, and the chat sidecar, which verifies).
+        .target(name: "OnAirWebhooks", dependencies: ["OnAirCrypto"], swiftSettings: strict),
         .target(name: "OnAirWebRTC",
                 dependencies: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirSTUN", "OnAirDTLS"],
                 swiftSettings: strict),
@@ -50,7 +57,9 @@ let package = Package(
         // L3: I/O and runtime.
         .target(name: "OnAirRelay",
                 dependencies: [
-                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket",
+                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks",
+                    .product(name: "GRDB", package: "GRDB.swift"),
+                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOPosix", package: "swift-nio"),
                     .product(name: "Logging", package: "swift-log"),
@@ -64,9 +73,26 @@ let package = Package(
                 resources: [.copy("Web")],
                 swiftSettings: strict),
 
+        .target(name: "OnAirChat",
+                dependencies: [
+                    "OnAirWebhooks",
+                    .product(name: "Hummingbird", package: "hummingbird"),
+                    .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                    .product(name: "HTTPTypes", package: "swift-http-types"),
+                    .product(name: "GRDB", package: "GRDB.swift"),
+                    .product(name: "Logging", package: "swift-log"),
+                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                    .product(name: "Yams", package: "Yams"),
+                ],
+                swiftSettings: strict),
+
         // L4: thin executables.
         .executableTarget(name: "relay",
                           dependencies: ["OnAirRelay", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        .executableTarget(name: "chat",
+                          dependencies: ["OnAirChat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
         // Benchmarks: programs that print figures (tools/bench/...).
@@ -83,6 +109,12 @@ let package = Package(
         .testTarget(name: "OnAirSTUNTests", dependencies: ["OnAirSTUN"], swiftSettings: strict),
         .testTarget(name: "OnAirDTLSTests", dependencies: ["OnAirDTLS", "OnAirCrypto"], swiftSettings: strict),
         .testTarget(name: "OnAirWebRTCTests", dependencies: ["OnAirWebRTC"], swiftSettings: strict),
+        .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
+        .testTarget(name: "OnAirChatTests",
+                    dependencies: ["OnAirChat", "OnAirWebhooks",
+                                   .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                   .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")],
+                    swiftSettings: strict),
         .testTarget(name: "OnAirRelayTests",
                     dependencies: ["OnAirRelay", .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),

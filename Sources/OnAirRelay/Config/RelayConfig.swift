@@ -42,7 +42,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         /// Addresses put into ICE candidates. Empty means the bind address.
         public var advertisedAddresses: [String] = []
         /// A peer with no valid STUN, DTLS or SRTP traffic for this long is gone (RFC 7675).
-        public var consentTimeoutSeconds = 5.0
+        public var consentTimeoutSeconds = 3.0
         /// Packets kept per stream for answering NACKs.
         public var retransmitCacheSize = 1024
         /// Bitrate (bit/s) announced to publishers in REMB where negotiated: the most we take.

@@ -83,7 +83,7 @@ extension RelayEngine {
 
     func deleteSession(id: String, room: String, kind: SessionKind) throws(EngineError) {
         guard let session = sessions[id], session.room == room, session.kind == kind else { throw .unknownSession }
-        end(session, reason: kind == .publisher ? "publisher_deleted" : "viewer_deleted", now: MonoTime.now())
+        end(session, reason: .publisherDeleted, now: MonoTime.now())
     }
 
     /// RFC 9725 §4.3: trickle candidates (nothing to do for an ICE-lite server that answers

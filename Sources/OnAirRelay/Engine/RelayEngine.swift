@@ -25,6 +25,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     var unroutable: UInt64 = 0
     /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
     let rtcpSenderSSRC = SecureRandom.uint32()
+    /// Told about streams starting and ending (webhooks); nil in tests that do not care.
+    public var lifecycleObserver: StreamLifecycleObserver?
     private var events: [PeerEvent] = []
     private var timer: RepeatedTask?
     private var lastReportTick = MonoTime.zero
@@ -90,7 +92,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
             case .rtcp(let packet):
                 handleRTCP(packet, from: session, now: now)
             case .closed(let reason):
-                end(session, reason: "\(reason)", now: now)
+                end(session, reason: Self.endReason(reason), now: now)
             }
         }
     }
@@ -119,17 +121,22 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     func connected(_ session: MediaSession, now: MonoTime) {
         guard let room = rooms[session.room] else { return }
         if let publisher = session as? PublisherSession, room.publisher === publisher {
-            room.startedAt = (now, Date())
+            let wall = Date()
+            room.startedAt = (now, wall)
             logger.info("stream started", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
+            lifecycleObserver?.streamStarted(StreamStarted(
+                room: room.id, sessionID: session.id, codecs: snapshot(room: room.id)?.codecs ?? [],
+                at: wall.timeIntervalSince1970))
         } else if session is ViewerSession {
             logger.info("viewer connected", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
             if room.keyframeRequests.request(now: now) { sendKeyframeRequest(room: room, now: now) }
+            notifyViewers(room)
         }
     }
 
     /// Ends a session: tells the peer (close_notify), forgets its routes, and when it was the
     /// publisher, ends the stream for every viewer.
-    func end(_ session: MediaSession, reason: String, now: MonoTime) {
+    func end(_ session: MediaSession, reason: StreamEndReason, now: MonoTime) {
         guard !session.ended else { return }
         session.ended = true
         events.removeAll(keepingCapacity: true)
@@ -144,21 +151,52 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         if let publisher = session as? PublisherSession, room.publisher === publisher {
             room.publisher = nil
             let duration = room.startedAt.map { (now - $0.mono).seconds } ?? 0
-            logger.info("stream ended", metadata: ["room": "\(room.id)", "session": "\(session.id)", "reason": "\(reason)",
+            logger.info("stream ended", metadata: ["room": "\(room.id)", "session": "\(session.id)", "reason": "\(reason.rawValue)",
                                                    "duration_s": "\(Int(duration))", "peak_viewers": "\(room.peakViewers)"])
+            if room.startedAt != nil {
+                lifecycleObserver?.streamEnded(StreamEnded(
+                    room: room.id, sessionID: session.id, reason: reason, durationSeconds: duration,
+                    bytesIn: room.bytesIn, bytesOut: room.bytesOut, peakViewers: room.peakViewers,
+                    at: Date().timeIntervalSince1970))
+            }
             room.startedAt = nil
-            for viewer in room.viewers { end(viewer, reason: "stream_ended", now: now) }
+            for viewer in room.viewers { end(viewer, reason: reason, now: now) }
         } else if let viewer = session as? ViewerSession {
+            let wasConnected = viewer.connectedAt != nil
             room.viewers.removeAll { $0 === viewer }
-            logger.info("viewer left", metadata: ["room": "\(room.id)", "session": "\(session.id)", "reason": "\(reason)"])
+            logger.info("viewer left", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
+            if wasConnected && room.publisher != nil { notifyViewers(room) }
         }
         if room.isEmpty { rooms[room.id] = nil }
         sender.flush()
     }
 
+    func notifyViewers(_ room: Room) {
+        guard let publisher = room.publisher else { return }
+        lifecycleObserver?.viewersChanged(room: room.id, sessionID: publisher.id,
+                                          viewers: room.viewers.filter { $0.connectedAt != nil }.count)
+    }
+
+    /// Ends the live stream of `room` on purpose; false when nothing is live there.
+    func kick(room: String) -> Bool {
+        guard let publisher = rooms[room]?.publisher else { return false }
+        end(publisher, reason: .kicked, now: MonoTime.now())
+        return true
+    }
+
+    static func endReason(_ reason: PeerCloseReason) -> StreamEndReason {
+        switch reason {
+        case .dtlsClosed: return .dtlsClosed
+        case .dtlsFailed: return .dtlsFailed
+        case .consentExpired, .connectTimeout: return .publisherTimeout
+        case .local: return .publisherDeleted
+        }
+    }
+
     func shutdown() {
         let now = MonoTime.now()
-        for session in Array(sessions.values) { end(session, reason: "relay_shutdown", now: now) }
+        let publishersFirst = sessions.values.sorted { ($0.kind == .publisher ? 0 : 1) < ($1.kind == .publisher ? 0 : 1) }
+        for session in publishersFirst { end(session, reason: .relayShutdown, now: now) }
         timer?.cancel()
         sender.flush()
     }

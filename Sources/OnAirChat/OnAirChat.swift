@@ -1,0 +1,1 @@
+// OnAirChat: chat rooms over WebSocket, closed by the relay's stream.ended webhook.

@@ -1,0 +1,1 @@
+// OnAirWebhooks: Standard Webhooks signatures and the stream event envelope.
