@@ -1,1 +1,0 @@
-// OnAirWebhooks: Standard Webhooks signatures and the stream event envelope.
