@@ -10,9 +10,11 @@ final class PublisherSession: MediaSession {
     let audioPayloadType: UInt8?
     let videoClockRate: UInt32
     let audioClockRate: UInt32
-    /// SSRCs learnt from SDP or from the first packets.
-    var videoSSRC: UInt32?
-    var audioSSRC: UInt32?
+    /// The source forwarded per kind (SDP's a=ssrc, else the first seen; see ``SourceLock``).
+    var videoSource = SourceLock()
+    var audioSource = SourceLock()
+    var videoSSRC: UInt32? { videoSource.ssrc }
+    var audioSSRC: UInt32? { audioSource.ssrc }
     var videoStats: RTPStreamStatistics?
     var audioStats: RTPStreamStatistics?
     /// The publisher's latest sender report per SSRC, with when it arrived (for LSR/DLSR and

@@ -40,8 +40,11 @@ extension RelayEngine {
                 id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
                 videoPayloadType: video?.payloadType, audioPayloadType: audio?.payloadType,
                 videoClockRate: video?.clockRate ?? 90_000, audioClockRate: audio?.clockRate ?? 48_000, now: now)
-            publisher.videoSSRC = negotiated.media(of: .video)?.remoteSSRC
-            publisher.audioSSRC = negotiated.media(of: .audio)?.remoteSSRC
+            // Simulcast offers list several SSRCs: then the first packets decide.
+            if negotiated.media(of: .video)?.rids.isEmpty ?? true {
+                publisher.videoSource = SourceLock(ssrc: negotiated.media(of: .video)?.remoteSSRC)
+            }
+            publisher.audioSource = SourceLock(ssrc: negotiated.media(of: .audio)?.remoteSSRC)
             logger.debug("publisher negotiated", metadata: [
                 "room": "\(roomID)", "twcc_ext": "\(publisher.transportSequenceExtensionID.map(String.init) ?? "none")",
                 "video": "\(video.map { "\($0.name) pt=\($0.payloadType) fb=\($0.rtcpFeedback)" } ?? "none")",

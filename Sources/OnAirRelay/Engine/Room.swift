@@ -94,7 +94,13 @@ final class Room {
             guard !payload.isEmpty else { return }  // padding-only probe: nothing to forward
             var keyframe = false
             if isVideo {
-                if publisher.videoSSRC != view.ssrc { publisher.videoSSRC = view.ssrc; publisher.videoStats = nil }
+                switch publisher.videoSource.accept(view.ssrc, now: now) {
+                case .ignore: return
+                case .switched:
+                    publisher.videoStats = nil
+                    for viewer in viewers { viewer.video?.rebase(timestampStep: 3000) }
+                case .forward: break
+                }
                 if publisher.videoStats == nil { publisher.videoStats = RTPStreamStatistics(ssrc: view.ssrc) }
                 publisher.videoStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                              arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate))
@@ -107,7 +113,13 @@ final class Room {
                 }
                 _ = videoCache.store(raw, sequenceNumber: view.sequence)
             } else {
-                if publisher.audioSSRC != view.ssrc { publisher.audioSSRC = view.ssrc; publisher.audioStats = nil }
+                switch publisher.audioSource.accept(view.ssrc, now: now) {
+                case .ignore: return
+                case .switched:
+                    publisher.audioStats = nil
+                    for viewer in viewers { viewer.audio?.rebase(timestampStep: 960) }
+                case .forward: break
+                }
                 if publisher.audioStats == nil { publisher.audioStats = RTPStreamStatistics(ssrc: view.ssrc) }
                 publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                              arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))

@@ -8,8 +8,11 @@ public struct TrackRewriter: Sendable {
     /// Video viewers start on a keyframe so the first frame they get is decodable.
     public let waitsForKeyframe: Bool
 
-    private let initialSequence: UInt16
-    private let initialTimestamp: UInt32
+    private var initialSequence: UInt16
+    private var initialTimestamp: UInt32
+    private var lastSequence: UInt16 = 0
+    private var lastTimestamp: UInt32 = 0
+    private var hasLast = false
     private var sequenceOffset: UInt16 = 0
     private var timestampOffset: UInt32 = 0
     public private(set) var started = false
@@ -37,6 +40,8 @@ public struct TrackRewriter: Sendable {
             sequenceOffset = initialSequence &- sequence
             timestampOffset = initialTimestamp &- timestamp
             highestSequence = sequence
+            firstExtended = 0
+            highestExtended = 0
         } else {
             let extended = highestExtended + Int64(Int16(bitPattern: sequence &- highestSequence))
             if extended < firstExtended { return nil }
@@ -45,7 +50,22 @@ public struct TrackRewriter: Sendable {
                 highestSequence = sequence
             }
         }
-        return (sequence &+ sequenceOffset, timestamp &+ timestampOffset)
+        let mapped = (sequence &+ sequenceOffset, timestamp &+ timestampOffset)
+        if !hasLast || Int16(bitPattern: mapped.0 &- lastSequence) > 0 {
+            hasLast = true
+            lastSequence = mapped.0
+            lastTimestamp = mapped.1
+        }
+        return mapped
+    }
+
+    /// The publisher's source changed (a new SSRC: simulcast layer switch, encoder restart):
+    /// continue the viewer's numbering right after what it has, from the next keyframe.
+    public mutating func rebase(timestampStep: UInt32) {
+        guard started else { return }
+        started = false
+        initialSequence = lastSequence &+ 1
+        initialTimestamp = lastTimestamp &+ timestampStep
     }
 
     /// The publisher sequence number behind a viewer's sequence number (for NACKs), or nil
