@@ -65,15 +65,18 @@ def artifacts_dir(tmp_path: Path) -> Path:
 
 
 @pytest.mark.chromium
-def test_chromium_publishes_and_room_page_plays(relay, procs, tmp_path):
+@pytest.mark.parametrize("simulcast", [False, True], ids=["single", "simulcast"])
+def test_chromium_publishes_and_room_page_plays(relay, procs, tmp_path, simulcast):
     if not shutil.which(Chromium().binary) and not Path(Chromium().binary).exists():
         pytest.fail("chromium is not installed (tools/setup.sh installs it)")
+    if simulcast and relay.target == "pion":
+        pytest.skip("the reference relay does not handle simulcast")
     started = time.monotonic()
-    summary = asyncio.run(asyncio.wait_for(scenario(relay, procs, tmp_path), SCENARIO_TIMEOUT))
+    summary = asyncio.run(asyncio.wait_for(scenario(relay, procs, tmp_path, simulcast), SCENARIO_TIMEOUT))
     print(f"chromium WHIP->room.html against {relay.target}: {time.monotonic() - started:.1f}s, {summary}")
 
 
-async def scenario(relay, procs, tmp_path: Path) -> dict:
+async def scenario(relay, procs, tmp_path: Path, simulcast: bool = False) -> dict:
     runner, site = await start_web_server(relay)
     consoles = {name: tmp_path / f"console-{name}.log" for name in ("publisher", "viewer")}
     procs.extra_logs.extend(consoles.values())
@@ -83,6 +86,8 @@ async def scenario(relay, procs, tmp_path: Path) -> dict:
         # Publisher: through our server (same origin), unless the relay speaks CORS itself.
         whip = relay.whip_url(ROOM) if relay.cors else f"{site}/whip/{ROOM}"
         query = f"whip={quote(whip, safe='')}" + (f"&token={quote(relay.publish_token)}" if relay.publish_token else "")
+        if simulcast:
+            query += "&simulcast=1"
         publisher = await browser.open(f"{site}/publisher.html?{query}", name="publisher")
         failed = lambda r: r.get("state") in ("error", "failed")  # noqa: E731
         await publisher.wait_for("window.result", lambda r: r and r["state"] == "connected", timeout=20, fail=failed)

@@ -14,6 +14,11 @@ final class PublisherSession: MediaSession {
     var videoSource = SourceLock()
     var audioSource = SourceLock()
     var videoSSRC: UInt32? { videoSource.ssrc }
+    /// Simulcast: the rids in the offer's order of preference, the RFC 8852 rtp-stream-id
+    /// extension id, and the rank learnt per SSRC from that extension.
+    let videoRIDs: [String]
+    let ridExtensionID: UInt8?
+    var videoRanks: [UInt32: Int] = [:]
     var audioSSRC: UInt32? { audioSource.ssrc }
     var videoStats: RTPStreamStatistics?
     var audioStats: RTPStreamStatistics?
@@ -38,6 +43,8 @@ final class PublisherSession: MediaSession {
         self.audioClockRate = audioClockRate
         let twcc = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
         let video = negotiated.media(of: .video)
+        videoRIDs = video?.rids ?? []
+        ridExtensionID = videoRIDs.isEmpty ? nil : video?.extensionID(for: "urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id")
         transportSequenceExtensionID = video.flatMap { media in
             media.codec.hasFeedback("transport-cc") ? media.extensionID(for: twcc) : nil
         }

@@ -89,6 +89,10 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
                 guard let publisher = session as? PublisherSession, let room = rooms[session.room],
                       room.publisher === publisher else { continue }
                 room.forward(packet, from: publisher, now: now, sender: sender)
+                if room.needsKeyframe {
+                    room.needsKeyframe = false
+                    if room.keyframeRequests.request(now: now) { sendKeyframeRequest(room: room, now: now) }
+                }
             case .rtcp(let packet):
                 handleRTCP(packet, from: session, now: now)
             case .closed(let reason):

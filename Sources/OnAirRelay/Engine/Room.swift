@@ -13,6 +13,8 @@ final class Room {
     /// Recent publisher video packets (decrypted, as received) for answering NACKs.
     var videoCache: RTPPacketCache
     var peakViewers = 0
+    /// Set by the forwarding path when viewers need a keyframe; the engine sends the PLI.
+    var needsKeyframe = false
     var startedAt: (mono: MonoTime, wall: Date)?
 
     var packetsIn: UInt64 = 0
@@ -69,6 +71,17 @@ final class Room {
         UInt32(truncatingIfNeeded: time.nanoseconds / 1000 &* UInt64(rate) / 1_000_000)
     }
 
+    /// A simulcast encoding's preference from its rid (RFC 8852 extension), learnt once per SSRC.
+    static func rank(of ssrc: UInt32, in raw: UnsafeRawBufferPointer, publisher: PublisherSession) -> Int {
+        if let known = publisher.videoRanks[ssrc] { return known }
+        guard let id = publisher.ridExtensionID, raw[0] & 0x10 != 0, let header = try? RTPHeader(parsing: raw),
+              let range = try? RTPHeaderExtensionWalker.find(id: id, in: raw, header: header) else { return .max }
+        let rid = String(decoding: UnsafeRawBufferPointer(rebasing: raw[range]), as: UTF8.self)
+        let rank = publisher.videoRIDs.firstIndex(of: rid) ?? .max
+        publisher.videoRanks[ssrc] = rank
+        return rank
+    }
+
     /// Forwards one decrypted publisher RTP packet to every connected viewer.
     func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: BatchedDatagramSender) {
         packet.withUnsafeBytes { raw in
@@ -94,11 +107,12 @@ final class Room {
             guard !payload.isEmpty else { return }  // padding-only probe: nothing to forward
             var keyframe = false
             if isVideo {
-                switch publisher.videoSource.accept(view.ssrc, now: now) {
+                switch publisher.videoSource.accept(view.ssrc, rank: Self.rank(of: view.ssrc, in: raw, publisher: publisher), now: now) {
                 case .ignore: return
                 case .switched:
                     publisher.videoStats = nil
                     for viewer in viewers { viewer.video?.rebase(timestampStep: 3000) }
+                    needsKeyframe = true  // viewers wait for the new source's keyframe
                 case .forward: break
                 }
                 if publisher.videoStats == nil { publisher.videoStats = RTPStreamStatistics(ssrc: view.ssrc) }

@@ -2,9 +2,12 @@ import OnAirWire
 
 /// Picks the one publisher SSRC of a kind that viewers get. A simulcast publisher sends
 /// several encodings on one payload type; forwarding them all would interleave three
-/// pictures. We keep the first source we see and switch only when it falls silent.
+/// pictures. We keep the best-ranked source seen (rank 0 = the first rid the offer lists,
+/// RFC 8853 §5.2 order of preference), switch to a better one when it appears, and to any
+/// other when ours falls silent.
 struct SourceLock: Sendable {
     private(set) var ssrc: UInt32?
+    private var rank = Int.max
     private var lastSeen = MonoTime.zero
     let silence: Duration
     /// Packets from other sources of this kind that were not forwarded.
@@ -17,15 +20,18 @@ struct SourceLock: Sendable {
 
     enum Decision { case forward, switched, ignore }
 
+    /// - Parameter candidateRank: the candidate's preference (lower is better), Int.max if unknown.
     @inline(__always)
-    mutating func accept(_ candidate: UInt32, now: MonoTime) -> Decision {
+    mutating func accept(_ candidate: UInt32, rank candidateRank: Int = .max, now: MonoTime) -> Decision {
         if ssrc == candidate {
             lastSeen = now
+            if candidateRank < rank { rank = candidateRank }
             return .forward
         }
-        if ssrc == nil || now - lastSeen > silence {
+        if ssrc == nil || now - lastSeen > silence || candidateRank < rank {
             let hadSource = ssrc != nil
             ssrc = candidate
+            rank = candidateRank
             lastSeen = now
             return hadSource ? .switched : .forward
         }
