@@ -35,6 +35,10 @@ let package = Package(
         .systemLibrary(name: "CLiveOpenSSL", path: "Sources/CLiveOpenSSL"),
         // sendmmsg/recvmmsg (glibc declares them only with _GNU_SOURCE).
         .systemLibrary(name: "CLiveSocket", path: "Sources/CLiveSocket"),
+        // Media libraries for the broadcaster and the HLS packager (issue 3/4).
+        .systemLibrary(name: "CLiveFFmpeg", path: "Sources/CLiveFFmpeg"),
+        .systemLibrary(name: "CLiveX264", path: "Sources/CLiveX264"),
+        .systemLibrary(name: "CLiveOpus", path: "Sources/CLiveOpus"),
         // libsrtp2: an outside reference for SRTP tests only.
         .systemLibrary(name: "CLiveSRTP", path: "Sources/CLiveSRTP"),
 
