@@ -1,0 +1,76 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// Wires the chat sidecar together: the store, the room directory (a service owning every
+/// room's worker) and the HTTP/WebSocket server, in one ServiceGroup with graceful shutdown
+/// on SIGTERM/SIGINT (connections close, queued room work finishes, the store stays whole).
+public struct ChatServer: Sendable {
+    public let config: ChatConfig
+    public let logger: Logger
+    public let clock: WallClock
+
+    public init(config: ChatConfig, logger: Logger, clock: WallClock = .system) {
+        self.config = config
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP port.
+    public func run(onReady: @escaping @Sendable (_ port: Int) -> Void = { _ in }) async throws {
+        let store = try SQLiteChatStore(path: config.database.path)
+        let app = makeApplication(store: store, onReady: onReady)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// The application (routes + room directory service) on `store`; tests run it with
+    /// HummingbirdTesting.
+    public func makeApplication(store: any ChatStore, onReady: @escaping @Sendable (_ port: Int) -> Void = { _ in })
+        -> Application<RouterResponder<ChatRequestContext>>
+    {
+        let directory = RoomDirectory(store: store, config: config, logger: logger, clock: clock)
+        let services = ChatServices(config: config, store: store, directory: directory, clock: clock, logger: logger,
+                                    connectionIDs: ConnectionIDs())
+        let webhooks = WebhookReceiver(secrets: ChatConfigLoader.secrets(of: config), directory: directory,
+                                       maxBodyBytes: config.webhooks.maxBodyBytes, clock: clock, logger: logger)
+        if config.webhooks.secrets.isEmpty {
+            logger.warning("no webhook secret: POST /hooks/relay answers 503 and rooms never close (set ONAIR_CHAT_WEBHOOK_SECRET)")
+        }
+        let pruner = DeliveryPruner(store: store, keepHours: config.webhooks.dedupeHours, clock: clock, logger: logger)
+        return Application(
+            router: ChatRouter.http(services, webhooks: webhooks),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: ChatRouter.webSocket(services),
+                configuration: .init(ws: .init(maxFrameSize: config.limits.maxFrameBytes,
+                                               autoPing: .enabled(timePeriod: .seconds(30)),
+                                               closeTimeout: .seconds(5)))),
+            configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir-chat"),
+            services: [directory, pruner],
+            onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+}
+
+/// Forgets webhook ids older than `webhooks.dedupe_hours`, hourly (a replay that old fails
+/// the 5-minute timestamp check anyway).
+struct DeliveryPruner: Service, CustomStringConvertible {
+    var description: String { "DeliveryPruner" }
+
+    let store: any ChatStore
+    let keepHours: Double
+    let clock: WallClock
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            let cutoff = clock.milliseconds() - Int64(keepHours * 3_600_000)
+            if let forgotten = try? await store.forgetDeliveries(receivedBefore: cutoff), forgotten > 0 {
+                logger.debug("forgot \(forgotten) webhook ids")
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// One client's WebSocket on `/rooms/{id}/ws`: reads its frames, enforces the limits (frame
+/// and message token buckets, text rules, the join token) and hands the rest to the room.
+/// Answers that concern only this client (errors, history, pong) are written here; everything
+/// ordered with the room's messages is written by the room's worker.
+struct ChatConnection {
+    let roomID: String
+    let services: ChatServices
+    let outlet: ChatOutlet
+
+    private let encoder = FrameEncoder()
+    private var frameBucket: TokenBucket
+    private var messageBucket: TokenBucket
+    private var room: ChatRoom?
+    /// Frames refused in a row by the frame bucket; a client that keeps flooding is dropped.
+    private var floodStrikes = 0
+
+    init(roomID: String, services: ChatServices, outlet: ChatOutlet) {
+        self.roomID = roomID
+        self.services = services
+        self.outlet = outlet
+        let limits = services.config.limits
+        frameBucket = TokenBucket(capacity: limits.frameBurst, rate: limits.framesPerSecond)
+        messageBucket = TokenBucket(capacity: limits.messageBurst, rate: limits.messagesPerSecond)
+    }
+
+    /// Runs until the client goes away; always leaves the room.
+    mutating func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let high = services.config.limits.clientBufferBytes
+        try? await outlet.channel.setOption(ChannelOptions.writeBufferWaterMark, value: .init(low: high / 2, high: high)).get()
+        defer { room?.submit(.leave(memberID: outlet.id)) }
+        for try await message in inbound.messages(maxSize: services.config.limits.maxFrameBytes) {
+            guard admitFrame() else {
+                floodStrikes += 1
+                if floodStrikes > Int(services.config.limits.frameBurst) * 2 {
+                    try await outbound.close(.policyViolation, reason: "too many frames")
+                    return
+                }
+                continue
+            }
+            floodStrikes = 0
+            switch message {
+            case .text(let text):
+                if try await !handle(text, outbound: outbound) { return }
+            case .binary:
+                reply(.error(code: .binaryUnsupported, message: "frames are JSON text", ref: nil))
+            }
+        }
+    }
+
+    private mutating func admitFrame() -> Bool {
+        guard let wait = frameBucket.take(now: services.clock.monotonicSeconds()) else { return true }
+        if floodStrikes == 0 {
+            reply(.error(code: .rateLimited, message: "too many frames", ref: nil, retryAfterMS: milliseconds(wait)))
+        }
+        return false
+    }
+
+    /// Handles one text frame; false when the connection must end.
+    private mutating func handle(_ text: String, outbound: WebSocketOutboundWriter) async throws -> Bool {
+        let frame: ClientFrame
+        do {
+            frame = try ClientFrame.parse(text, maxPage: services.config.rooms.maxPage)
+        } catch {
+            reply(.error(code: error.code, message: error.message, ref: error.ref))
+            return true
+        }
+        switch frame {
+        case .join(let name, let token, let after, let ref):
+            return try await join(name: name, token: token, after: after, ref: ref, outbound: outbound)
+        case .send(let text, let ref):
+            send(text, ref: ref)
+        case .history(let page, let ref):
+            await history(page, ref: ref)
+        case .who(let ref):
+            guard let room else { return refuseNotJoined(ref) }
+            room.submit(.who(memberID: outlet.id, ref: ref))
+        case .ping(let ref):
+            reply(.pong(ref: ref))
+        }
+        return true
+    }
+
+    private mutating func join(name: String, token: String?, after: Int64?, ref: String?,
+                               outbound: WebSocketOutboundWriter) async throws -> Bool {
+        guard room == nil else {
+            reply(.error(code: .alreadyJoined, message: "this connection already joined room \(roomID)", ref: ref))
+            return true
+        }
+        if let expected = services.config.auth.joinToken {
+            guard let token, ChatBearerToken.matches(token, expected) else {
+                reply(.error(code: .unauthorized, message: token == nil ? "join needs a token" : "wrong token", ref: ref))
+                try await outbound.close(.policyViolation, reason: "unauthorized")
+                return false
+            }
+        }
+        let displayName: String
+        switch TextRules.displayName(name, maxChars: services.config.limits.maxNameChars) {
+        case .ok(let valid): displayName = valid
+        case .refused(let code, let why):
+            reply(.error(code: code, message: why, ref: ref))
+            return true
+        }
+        do {
+            guard let room = try await services.directory.room(roomID, create: true) else { return false }
+            guard room.submit(.join(JoinRequest(outlet: outlet, name: displayName, after: after, ref: ref))) else { return false }
+            self.room = room
+        } catch {
+            services.logger.error("room \(roomID) unavailable: \(error)")
+            reply(.error(code: .internalError, message: "the room is unavailable, try again", ref: ref))
+        }
+        return true
+    }
+
+    private mutating func send(_ text: String, ref: String?) {
+        guard let room else {
+            _ = refuseNotJoined(ref)
+            return
+        }
+        if let wait = messageBucket.take(now: services.clock.monotonicSeconds()) {
+            reply(.error(code: .rateLimited, message: "slow down: at most \(services.config.limits.messagesPerSecond) messages per second",
+                         ref: ref, retryAfterMS: milliseconds(wait)))
+            return
+        }
+        switch TextRules.message(text, maxChars: services.config.limits.maxMessageChars) {
+        case .ok(let valid): room.submit(.send(memberID: outlet.id, text: valid, ref: ref))
+        case .refused(let code, let why): reply(.error(code: code, message: why, ref: ref))
+        }
+    }
+
+    private func history(_ page: HistoryPage, ref: String?) async {
+        do {
+            let result = try await services.store.page(room: roomID, page)
+            reply(.history(ref: ref, page: result))
+        } catch {
+            reply(.error(code: .internalError, message: "history unavailable", ref: ref))
+        }
+    }
+
+    private func refuseNotJoined(_ ref: String?) -> Bool {
+        reply(.error(code: .notJoined, message: "send {\"type\":\"join\",\"name\":...} first", ref: ref))
+        return true
+    }
+
+    private func reply(_ frame: ServerFrame) {
+        outlet.send(encoder.encode(frame))
+    }
+
+    private func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded(.up)) }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// The chat's HTTP routes (REST + webhook receiver) and its WebSocket route.
+enum ChatRouter {
+    static func http(_ services: ChatServices, webhooks: WebhookReceiver) -> Router<ChatRequestContext> {
+        let router = Router(context: ChatRequestContext.self)
+        router.add(middleware: ChatCORSMiddleware(allowedOrigins: services.config.http.corsOrigins))
+        let rest = RoomREST(services: services)
+
+        router.get("/healthz") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
+        router.get("/rooms/:room") { _, context in
+            try await rest.room(try ChatRoomID.validated(context.parameters.require("room")))
+        }
+        router.get("/rooms/:room/messages") { request, context in
+            try await rest.messages(try ChatRoomID.validated(context.parameters.require("room")), query: request.uri.queryParameters)
+        }
+        router.post("/rooms/:room/messages") { request, context in
+            try await rest.post(try ChatRoomID.validated(context.parameters.require("room")), request: request)
+        }
+        // Reached only when the WebSocket router did not upgrade: say why.
+        router.get("/rooms/:room/ws") { request, context -> Response in
+            _ = try ChatRoomID.validated(context.parameters.require("room"))
+            if let origin = request.headers[.origin], !ChatCORSMiddleware<ChatRequestContext>.allows(services.config.http.corsOrigins, origin: origin) {
+                throw ChatHTTPError(.forbidden, "origin \(origin) is not in http.cors_origins")
+            }
+            throw ChatHTTPError(.upgradeRequired, "this is a WebSocket endpoint (Connection: Upgrade, Upgrade: websocket)",
+                                headers: [.upgrade: "websocket"])
+        }
+        router.post("/hooks/relay") { request, _ in
+            try await webhooks.receive(request)
+        }
+        return router
+    }
+
+    static func webSocket(_ services: ChatServices) -> Router<ChatRequestContext> {
+        let router = Router(context: ChatRequestContext.self)
+        router.ws("/rooms/:room/ws") { request, context in
+            guard let room = context.parameters.get("room"), ChatRoomID.isValid(room) else { return .dontUpgrade }
+            if let origin = request.headers[.origin],
+               !ChatCORSMiddleware<ChatRequestContext>.allows(services.config.http.corsOrigins, origin: origin) {
+                return .dontUpgrade
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let roomID = context.requestContext.parameters.get("room") ?? ""
+            let outlet = ChatOutlet(id: services.connectionIDs.next(), channel: context.requestContext.channel)
+            var connection = ChatConnection(roomID: roomID, services: services, outlet: outlet)
+            try await connection.run(inbound: inbound, outbound: outbound)
+        }
+        return router
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `GET /rooms/{id}`, `GET /rooms/{id}/messages` and `POST /rooms/{id}/messages` (bots).
+struct RoomREST: Sendable {
+    let services: ChatServices
+
+    struct RoomBody: Encodable {
+        var room: String
+        var state: String
+        var presence: Int
+        var lastMessageID: Int64
+        var closedReason: String?
+        var generation: Int64?
+        var viewers: Int?
+        var updatedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case room, state, presence, lastMessageID = "last_message_id", closedReason = "closed_reason"
+            case generation, viewers, updatedAt = "updated_at"
+        }
+    }
+
+    struct MessagesBody: Encodable {
+        var room: String
+        var messages: [WireMessage]
+        var more: Bool
+    }
+
+    struct PostBody: Decodable {
+        var text: String
+        var name: String?
+    }
+
+    struct PostedBody: Encodable {
+        var message: WireMessage
+    }
+
+    func room(_ id: String) async throws -> Response {
+        let snapshot: RoomSnapshot
+        if let room = await services.directory.loadedRoom(id), let live = try? await room.ask({ .snapshot($0) }) {
+            snapshot = live
+        } else if let record = try await services.store.room(id) {
+            snapshot = RoomSnapshot(record: record, presence: 0)
+        } else {
+            throw ChatHTTPError(.notFound, "no room \(id): a room exists once someone joins it or a stream event names it")
+        }
+        let r = snapshot.record
+        return try json(.ok, RoomBody(room: id, state: r.state.rawValue, presence: snapshot.presence, lastMessageID: r.lastMessageID,
+                                      closedReason: r.closedReason, generation: r.generation, viewers: r.viewers,
+                                      updatedAt: RFC3339.format(milliseconds: r.updatedAt)))
+    }
+
+    func messages(_ id: String, query: Hummingbird.Parameters) async throws -> Response {
+        let maxPage = services.config.rooms.maxPage
+        func number(_ name: String) throws -> Int64? {
+            guard let raw = query.get(name) else { return nil }
+            guard let value = Int64(raw), value >= 0 else { throw ChatHTTPError(.badRequest, "\(name) must be a whole number >= 0") }
+            return value
+        }
+        let limit = Int(min(try number("limit") ?? Int64(50), Int64(maxPage)))
+        guard limit >= 1 else { throw ChatHTTPError(.badRequest, "limit must be 1...\(maxPage)") }
+        let page: HistoryPage
+        switch (try number("after"), try number("before")) {
+        case (.some, .some): throw ChatHTTPError(.badRequest, "give after or before, not both")
+        case (.some(let after), nil): page = .after(id: after, limit: limit)
+        case (nil, .some(let before)): page = .before(id: before, limit: limit)
+        case (nil, nil): page = .latest(limit: limit)
+        }
+        guard try await services.store.room(id) != nil else { throw ChatHTTPError(.notFound, "no room \(id)") }
+        let result = try await services.store.page(room: id, page)
+        return try json(.ok, MessagesBody(room: id, messages: result.messages.map(WireMessage.init), more: result.more))
+    }
+
+    func post(_ id: String, request: Request) async throws -> Response {
+        guard let token = services.config.auth.botToken else {
+            throw ChatHTTPError(.forbidden, "bot posting is off (set auth.bot_token or ONAIR_CHAT_BOT_TOKEN)")
+        }
+        try ChatBearerToken.require(token, in: request)
+        let bytes = try await request.body.collect(upTo: services.config.limits.maxFrameBytes)
+        guard let body = try? JSONDecoder().decode(PostBody.self, from: Data(buffer: bytes)) else {
+            throw ChatHTTPError(.badRequest, "body must be JSON {\"text\": \"...\", \"name\": \"bot name\"}")
+        }
+        let limits = services.config.limits
+        guard case .ok(let name) = TextRules.displayName(body.name ?? "bot", maxChars: limits.maxNameChars) else {
+            throw ChatHTTPError(.badRequest, "name must be 1-\(limits.maxNameChars) characters without control characters")
+        }
+        let text: String
+        switch TextRules.message(body.text, maxChars: limits.maxMessageChars) {
+        case .ok(let valid): text = valid
+        case .refused(_, let why): throw ChatHTTPError(.badRequest, why)
+        }
+        guard let room = try await services.directory.room(id, create: true) else {
+            throw ChatHTTPError(.serviceUnavailable, "shutting down")
+        }
+        let draft = MessageDraft(room: id, kind: .bot, name: name, text: text, at: services.clock.milliseconds())
+        let result: Result<ChatMessage, RoomRefusal>
+        do { result = try await room.ask { .post(draft, $0) } } catch { throw ChatHTTPError(.serviceUnavailable, "shutting down") }
+        switch result {
+        case .success(let message):
+            return try json(.created, PostedBody(message: WireMessage(message)))
+        case .failure(.closed(let reason)):
+            throw ChatHTTPError(.conflict, "room \(id) is closed: the stream ended (\(reason ?? "unknown"))")
+        case .failure(let other):
+            throw ChatHTTPError(.serviceUnavailable, "not stored (\(other)); retry later")
+        }
+    }
+
+    private func json(_ status: HTTPResponse.Status, _ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

@@ -1,0 +1,27 @@
+/// The `code` of an `error` frame. Stable strings: clients switch on them.
+public enum ChatErrorCode: String, Sendable, Codable {
+    /// The frame is not a JSON object.
+    case badJSON = "bad_json"
+    /// A JSON object without a known `type`, or with a field of the wrong kind.
+    case badRequest = "bad_request"
+    /// `send`/`who` before `join`.
+    case notJoined = "not_joined"
+    /// A second `join` on one connection.
+    case alreadyJoined = "already_joined"
+    /// `join` without the configured token, or with a wrong one (the socket then closes).
+    case unauthorized
+    /// A display name that is empty, too long or has control characters.
+    case badName = "bad_name"
+    /// An empty message.
+    case emptyMessage = "empty_message"
+    /// A message over `limits.max_message_chars`.
+    case tooLong = "too_long"
+    /// Too many messages or frames: `retry_after_ms` says when to try again.
+    case rateLimited = "rate_limited"
+    /// The stream ended: the room is read-only until it starts again.
+    case roomClosed = "room_closed"
+    /// Binary WebSocket frames are not part of the protocol.
+    case binaryUnsupported = "binary_unsupported"
+    /// The store failed; the message was not sent.
+    case internalError = "internal_error"
+}

@@ -1,0 +1,49 @@
+import OnAirWebhooks
+
+/// Work for a room's worker. Commands are handled one at a time, in arrival order; those
+/// with a ``Reply`` answer the caller, the others answer over the client's socket.
+enum RoomCommand: Sendable {
+    /// A connection joins: it gets `joined` (history or what it missed), then live messages.
+    case join(JoinRequest)
+    /// A connection left (closed, failed or was dropped).
+    case leave(memberID: UInt64)
+    /// A member sends a message (already validated and rate limited by its connection).
+    case send(memberID: UInt64, text: String, ref: String?)
+    /// A member asks who is here.
+    case who(memberID: UInt64, ref: String?)
+    /// A bot posts over REST.
+    case post(MessageDraft, Reply<Result<ChatMessage, RoomRefusal>>)
+    /// A verified webhook delivery for this room.
+    case streamEvent(StreamEvent, WebhookDelivery, Reply<Result<DeliveryOutcome, RoomRefusal>>)
+    /// State for `GET /rooms/{id}`.
+    case snapshot(Reply<RoomSnapshot>)
+    /// Time to send the batched presence changes.
+    case flushPresence
+}
+
+struct JoinRequest: Sendable {
+    var outlet: ChatOutlet
+    var name: String
+    var after: Int64?
+    var ref: String?
+}
+
+/// Why a room did not do what a REST caller asked.
+enum RoomRefusal: Error, Equatable {
+    case closed(reason: String?)
+    case storeFailed(String)
+    case shuttingDown
+}
+
+/// A room as `GET /rooms/{id}` shows it.
+struct RoomSnapshot: Sendable, Equatable {
+    var record: RoomRecord
+    var presence: Int
+}
+
+/// The answer channel of one command: a checked continuation resumed exactly once.
+struct Reply<Value: Sendable>: Sendable {
+    let continuation: CheckedContinuation<Value, any Error>
+
+    func callAsFunction(_ value: Value) { continuation.resume(returning: value) }
+}

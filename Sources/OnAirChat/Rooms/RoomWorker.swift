@@ -1,0 +1,191 @@
+import Logging
+import NIOCore
+import OnAirWebhooks
+
+/// The single owner of one room's live state: its record, its members and their sockets.
+/// Runs the room's commands one after another, so a message is stored (getting the next id)
+/// and fanned out before the next command starts, and a joining client gets its history and
+/// joins the fan-out in one step: nothing in between, nothing twice.
+struct RoomWorker {
+    let room: ChatRoom
+    let store: any ChatStore
+    let config: ChatConfig
+    let logger: Logger
+    let clock: WallClock
+
+    private var record: RoomRecord
+    private var members: [UInt64: Member] = [:]
+    private var fanOut = FanOut()
+    private var presence = PresenceBatch()
+    private let encoder = FrameEncoder()
+
+    struct Member {
+        var info: ServerFrame.Member
+        var outlet: ChatOutlet
+    }
+
+    init(room: ChatRoom, record: RoomRecord, store: any ChatStore, config: ChatConfig, logger: Logger, clock: WallClock) {
+        self.room = room
+        self.record = record
+        self.store = store
+        self.config = config
+        self.clock = clock
+        var logger = logger
+        logger[metadataKey: "room"] = "\(room.id)"
+        self.logger = logger
+    }
+
+    /// Handles commands until the room is finished.
+    mutating func run() async {
+        for await command in room.commands {
+            await handle(command)
+        }
+        for member in members.values { member.outlet.disconnect() }
+    }
+
+    mutating func handle(_ command: RoomCommand) async {
+        switch command {
+        case .join(let request): await join(request)
+        case .leave(let id): leave(id)
+        case .send(let id, let text, let ref): await send(from: id, text: text, ref: ref)
+        case .who(let id, let ref): who(id, ref: ref)
+        case .post(let draft, let reply): reply(await post(draft))
+        case .streamEvent(let event, let delivery, let reply): reply(await apply(event, delivery))
+        case .snapshot(let reply): reply(RoomSnapshot(record: record, presence: members.count))
+        case .flushPresence: flushPresence(scheduled: true)
+        }
+    }
+
+    // MARK: - members
+
+    private mutating func join(_ request: JoinRequest) async {
+        let outlet = request.outlet
+        let page: MessagePage
+        do {
+            if let after = request.after {
+                page = try await store.page(room: room.id, .after(id: after, limit: config.rooms.resumeLimit))
+            } else {
+                page = try await store.page(room: room.id, .latest(limit: config.rooms.historyOnJoin))
+            }
+        } catch {
+            logger.error("history read failed on join: \(error)")
+            outlet.send(encoder.encode(.error(code: .internalError, message: "history unavailable, try again", ref: request.ref)))
+            outlet.disconnect()
+            return
+        }
+        let info = ServerFrame.Member(id: "c\(outlet.id)", name: request.name)
+        members[outlet.id] = Member(info: info, outlet: outlet)
+        presence.joined(info)
+        let joined = ServerFrame.Joined(
+            ref: request.ref, room: room.id, you: info, state: record.state, closedReason: record.closedReason,
+            lastID: record.lastMessageID, messages: page.messages, more: page.more, resumed: request.after != nil,
+            count: members.count, members: memberList())
+        // The joined frame goes out before the socket joins the fan-out, on the same event loop queue,
+        // so the next broadcast lands after it.
+        outlet.send(encoder.encode(.joined(joined)))
+        fanOut.add(outlet)
+        flushPresence(scheduled: false)
+    }
+
+    private mutating func leave(_ id: UInt64) {
+        guard let member = members.removeValue(forKey: id) else { return }
+        fanOut.remove(id)
+        presence.left(member.info)
+        flushPresence(scheduled: false)
+    }
+
+    private func who(_ id: UInt64, ref: String?) {
+        guard let member = members[id] else { return }
+        let list = memberList()
+        member.outlet.send(encoder.encode(.members(ref: ref, count: members.count, members: list,
+                                                   truncated: list.count < members.count)))
+    }
+
+    private func memberList() -> [ServerFrame.Member] {
+        members.values.lazy.map(\.info).sorted { $0.id < $1.id }.prefix(config.rooms.memberListLimit).map { $0 }
+    }
+
+    /// Sends batched presence changes now if the last batch is old enough, else once the
+    /// interval has passed (one timer at a time), so a crowd joining costs one frame per interval.
+    private mutating func flushPresence(scheduled: Bool) {
+        let now = clock.monotonicSeconds()
+        let interval = Double(config.rooms.presenceIntervalMS) / 1000
+        if scheduled { presence.timerPending = false }
+        guard presence.hasChanges else { return }
+        if let wait = presence.secondsUntilDue(now: now, interval: interval) {
+            guard !presence.timerPending else { return }
+            presence.timerPending = true
+            let room = self.room
+            Task {
+                try? await Task.sleep(for: .seconds(wait))
+                room.submit(.flushPresence)
+            }
+            return
+        }
+        let (joined, left) = presence.take(now: now)
+        fanOut.broadcast(encoder.encode(.presence(count: members.count, joined: joined, left: left)))
+    }
+
+    // MARK: - messages
+
+    private mutating func send(from id: UInt64, text: String, ref: String?) async {
+        guard let member = members[id] else { return }
+        guard record.state == .open else {
+            member.outlet.send(encoder.encode(.error(code: .roomClosed, message: closedMessage, ref: ref)))
+            return
+        }
+        let draft = MessageDraft(room: room.id, kind: .user, name: member.info.name, text: text, at: clock.milliseconds())
+        do {
+            let message = try await store.append(draft)
+            record.lastMessageID = message.id
+            member.outlet.send(encoder.encode(.ack(ref: ref, id: message.id)))
+            fanOut.broadcast(encoder.encode(.message(message)))
+        } catch {
+            logger.error("append failed: \(error)")
+            member.outlet.send(encoder.encode(.error(code: .internalError, message: "the message was not stored, try again", ref: ref)))
+        }
+    }
+
+    private mutating func post(_ draft: MessageDraft) async -> Result<ChatMessage, RoomRefusal> {
+        guard record.state == .open else { return .failure(.closed(reason: record.closedReason)) }
+        do {
+            let message = try await store.append(draft)
+            record.lastMessageID = message.id
+            fanOut.broadcast(encoder.encode(.message(message)))
+            return .success(message)
+        } catch {
+            logger.error("bot append failed: \(error)")
+            return .failure(.storeFailed("\(error)"))
+        }
+    }
+
+    private var closedMessage: String {
+        "the stream ended (\(record.closedReason ?? "unknown")): the room is read-only until it starts again"
+    }
+
+    // MARK: - stream events
+
+    private mutating func apply(_ event: StreamEvent, _ delivery: WebhookDelivery) async -> Result<DeliveryOutcome, RoomRefusal> {
+        let now = clock.milliseconds()
+        let outcome: DeliveryOutcome
+        do {
+            outcome = try await store.deliver(delivery) { RoomLifecycle.decide(event, for: $0, now: now) }
+        } catch {
+            logger.error("webhook delivery \(delivery.id) not stored: \(error)")
+            return .failure(.storeFailed("\(error)"))
+        }
+        guard case .applied(let updated, let message) = outcome else { return .success(outcome) }
+        let before = record.state
+        record = updated
+        if let message { fanOut.broadcast(encoder.encode(.message(message))) }
+        if before == .open && updated.state == .closed {
+            logger.info("room closed: stream ended (\(updated.closedReason ?? "unknown"))")
+            fanOut.broadcast(encoder.encode(.roomClosed(room: room.id, reason: updated.closedReason ?? "unknown",
+                                                        messageID: message?.id)))
+        } else if before == .closed && updated.state == .open {
+            logger.info("room reopened: stream started")
+            fanOut.broadcast(encoder.encode(.roomOpened(room: room.id, messageID: message?.id)))
+        }
+        return .success(outcome)
+    }
+}

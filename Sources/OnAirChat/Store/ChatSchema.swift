@@ -1,0 +1,64 @@
+import GRDB
+
+/// The SQLite schema of the chat store, as GRDB migrations (append new ones; never edit a
+/// shipped one).
+enum ChatSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: rooms, messages, webhook deliveries") { db in
+            try db.execute(sql: """
+                CREATE TABLE room (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    state TEXT NOT NULL,
+                    last_message_id INTEGER NOT NULL DEFAULT 0,
+                    generation INTEGER,
+                    sequence INTEGER,
+                    closed_reason TEXT,
+                    viewers INTEGER,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE TABLE message (
+                    room TEXT NOT NULL,
+                    id INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    event TEXT,
+                    reason TEXT,
+                    PRIMARY KEY (room, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE webhook_delivery (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    room TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    received_at INTEGER NOT NULL
+                );
+                CREATE INDEX webhook_delivery_received_at ON webhook_delivery(received_at);
+                """)
+        }
+        return migrator
+    }
+}
+
+extension RoomRecord {
+    init(row: Row) {
+        self.init(id: row["id"],
+                  state: State(rawValue: row["state"]) ?? .open,
+                  lastMessageID: row["last_message_id"],
+                  generation: row["generation"],
+                  sequence: row["sequence"],
+                  closedReason: row["closed_reason"],
+                  viewers: row["viewers"],
+                  createdAt: row["created_at"],
+                  updatedAt: row["updated_at"])
+    }
+}
+
+extension ChatMessage {
+    init(row: Row) {
+        self.init(room: row["room"], id: row["id"], kind: Kind(rawValue: row["kind"]) ?? .user,
+                  name: row["name"], text: row["text"], at: row["at"], event: row["event"], reason: row["reason"])
+    }
+}
