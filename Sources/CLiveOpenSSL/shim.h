@@ -43,4 +43,8 @@ static inline int clive_SHA1_Init(SHA_CTX *c) { return SHA1_Init(c); }
 static inline int clive_SHA1_Update(SHA_CTX *c, const void *d, size_t n) { return SHA1_Update(c, d, n); }
 static inline int clive_SHA1_Final(unsigned char *md, SHA_CTX *c) { return SHA1_Final(md, c); }
 
+// DTLS (OnAirDTLS): OpenSSL 3.0 aborts a DTLS association on one forged CBC record when
+// encrypt-then-MAC is on; without it such records are dropped silently (RFC 6347 4.1.2.7).
+static inline uint64_t clive_SSL_OP_NO_ENCRYPT_THEN_MAC(void) { return SSL_OP_NO_ENCRYPT_THEN_MAC; }
+
 #endif
