@@ -32,6 +32,8 @@ public final class DTLSEndpoint: @unchecked Sendable {
     private let pipe = DatagramPipe()
     private let callbacks: SSLCallbackContext
     private let profiles: [SRTPProfile]
+    /// Reused by `SSL_read`; allocated on first use.
+    private var readBuffer: [UInt8] = []
 
     /// - Parameters:
     ///   - expectedPeerFingerprint: the `a=fingerprint` of the peer's SDP; the peer's
@@ -159,12 +161,12 @@ public final class DTLSEndpoint: @unchecked Sendable {
 
     /// Reads decrypted records: application data, or the peer's close_notify.
     private func readRecords(into events: inout [DTLSOutput]) {
-        var buffer = [UInt8](repeating: 0, count: 16_384)
+        if readBuffer.isEmpty { readBuffer = [UInt8](repeating: 0, count: 16_384) } // largest plaintext record
         while state == .connected {
             ERR_clear_error()
-            let count = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            let count = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if count > 0 {
-                events.append(.applicationData(Array(buffer.prefix(Int(count)))))
+                events.append(.applicationData(Array(readBuffer.prefix(Int(count)))))
                 continue
             }
             let error = SSL_get_error(ssl, count)

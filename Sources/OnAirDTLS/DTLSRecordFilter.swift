@@ -2,9 +2,11 @@
 ///
 /// RFC 6347 §4.1.2.7 says invalid records SHOULD be silently discarded, and OpenSSL does so
 /// for most, but not all: an encrypted AES-GCM record too short to hold the explicit nonce
-/// and tag makes OpenSSL 3.0 abort the whole association. Anyone able to spoof one
-/// datagram on the 5-tuple could then tear down a session, so we check the record framing
-/// (RFC 6347 §4.1) ourselves. Pure Swift, bounds-checked, never traps.
+/// and tag makes OpenSSL 3.0 abort the whole association (measured for every length 1-23).
+/// Anyone able to spoof one datagram on the 5-tuple could then tear down a session, so we
+/// check the record framing (RFC 6347 §4.1) ourselves. (Forged CBC records are handled by
+/// turning encrypt-then-MAC off, see ``DTLSContextFactory``.) Pure Swift, bounds-checked,
+/// never traps.
 enum DTLSRecordFilter {
     /// DTLSPlaintext header: type(1) version(2) epoch(2) sequence_number(6) length(2).
     static let headerLength = 13
