@@ -83,7 +83,7 @@ struct OpenSSLInteropTests {
         let server = try OpenSSLPeerProcess(arguments: [
             "s_server", "-dtls1_2", "-accept", "127.0.0.1:\(port)", "-cert", cli.certificatePath, "-key", cli.keyPath,
             "-use_srtp", profile.openSSLName, "-keymatexport", "EXTRACTOR-dtls_srtp",
-            "-keymatexportlen", "\(DTLSSRTPKeysLength.of(profile))", "-verify", "1", "-mtu", "1200",
+            "-keymatexportlen", "\(2 * (profile.keyLength + profile.saltLength))", "-verify", "1", "-mtu", "1200",
         ], outputURL: directory.appendingPathComponent("server.out"))
         defer { server.stop() }
         try #require(await server.waitFor("ACCEPT", seconds: 5), "s_server did not start: \(server.output)")
@@ -209,9 +209,4 @@ struct OpenSSLInteropTests {
         #expect(reason.contains("fingerprint mismatch") && reason.contains(cli.fingerprint.sdpValue))
         #expect(await server.waitFor("bad certificate", seconds: 3), "\(server.output)")
     }
-}
-
-/// Exporter lengths the CLI must be asked for (RFC 5764 §4.2: 2 × (key + salt)).
-enum DTLSSRTPKeysLength {
-    static func of(_ profile: SRTPProfile) -> Int { 2 * (profile.keyLength + profile.saltLength) }
 }
