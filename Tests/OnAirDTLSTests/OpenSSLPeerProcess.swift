@@ -14,7 +14,9 @@ final class OpenSSLPeerProcess {
 
     init(arguments: [String], outputURL: URL) throws {
         self.outputURL = outputURL
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        guard FileManager.default.createFile(atPath: outputURL.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         process.arguments = ["-s", "KILL", "30", OpenSSLCLI.path] + arguments
         process.standardInput = stdin
