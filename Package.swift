@@ -46,6 +46,11 @@ let package = Package(
         .target(name: "OnAirWire", swiftSettings: strict),
         .target(name: "OnAirSDP", dependencies: ["OnAirWire"], swiftSettings: strict),
         .target(name: "OnAirRTP", dependencies: ["OnAirWire"], swiftSettings: strict),
+        // RTP payload formats (H.264 RFC 6184, Opus RFC 7587) and the H.264 bitstream (Annex B,
+        // AVCC, SPS): shared by the broadcaster's packetizer and the HLS depacketizer.
+        .target(name: "OnAirPayload", dependencies: ["OnAirWire", "OnAirRTP"], swiftSettings: strict),
+        // LL-HLS: fMP4/CMAF boxes, segmenter, playlists (RFC 8216bis), pure.
+        .target(name: "OnAirHLS", dependencies: ["OnAirWire", "OnAirPayload"], swiftSettings: strict),
 
         // L2: sans-I/O wrappers of C libraries.
         .target(name: "OnAirCrypto", dependencies: ["CLiveOpenSSL", "OnAirWire"], swiftSettings: strict),
@@ -113,6 +118,8 @@ let package = Package(
         .testTarget(name: "OnAirSTUNTests", dependencies: ["OnAirSTUN"], swiftSettings: strict),
         .testTarget(name: "OnAirDTLSTests", dependencies: ["OnAirDTLS", "OnAirCrypto"], swiftSettings: strict),
         .testTarget(name: "OnAirWebRTCTests", dependencies: ["OnAirWebRTC"], swiftSettings: strict),
+        .testTarget(name: "OnAirPayloadTests", dependencies: ["OnAirPayload", "OnAirRTP"], swiftSettings: strict),
+        .testTarget(name: "OnAirHLSTests", dependencies: ["OnAirHLS", "OnAirPayload"], swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
         .testTarget(name: "OnAirChatTests",
                     dependencies: ["OnAirChat", "OnAirWebhooks",

@@ -1,0 +1,1 @@
+// OnAirHLS: LL-HLS packaging (fMP4/CMAF, playlists).

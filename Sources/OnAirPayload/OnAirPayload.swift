@@ -1,0 +1,1 @@
+// OnAirPayload: RTP payload formats and the H.264 bitstream.
