@@ -59,6 +59,8 @@ let package = Package(
         // Standard Webhooks signing/verification and the stream event envelope (shared by
         // the relay, which signs, and the chat sidecar, which verifies).
         .target(name: "OnAirWebhooks", dependencies: ["OnAirCrypto"], swiftSettings: strict),
+        // Opus -> AAC for HLS through libavcodec.
+        .target(name: "OnAirTranscode", dependencies: ["CLiveFFmpeg"], swiftSettings: strict),
         .target(name: "OnAirWebRTC",
                 dependencies: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirSTUN", "OnAirDTLS"],
                 swiftSettings: strict),
@@ -120,6 +122,7 @@ let package = Package(
         .testTarget(name: "OnAirWebRTCTests", dependencies: ["OnAirWebRTC"], swiftSettings: strict),
         .testTarget(name: "OnAirPayloadTests", dependencies: ["OnAirPayload", "OnAirRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirHLSTests", dependencies: ["OnAirHLS", "OnAirPayload"], swiftSettings: strict),
+        .testTarget(name: "OnAirTranscodeTests", dependencies: ["OnAirTranscode", "CLiveFFmpeg"], swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
         .testTarget(name: "OnAirChatTests",
                     dependencies: ["OnAirChat", "OnAirWebhooks",
