@@ -1,0 +1,135 @@
+import FuzzSupport
+import OnAirRTP
+import OnAirWire
+
+// fuzz-rtp: one input is one RTP packet (after SRTP unprotect, as the relay sees it).
+//
+// Exercises the header parser (RFC 3550 §5.1), the RFC 8285 extension walker, the
+// extension-ID rewriter of the fan-out path, RTX (RFC 4588 §4) wrap/unwrap, the in-place
+// field rewriters, the retransmission cache and receiver statistics, and checks that
+// what they produce is consistent with what they were given.
+
+/// Publisher extension ID → viewer ID. Drops 2, moves 4 and 5 beyond the one-byte range
+/// (so they are dropped from one-byte blocks), keeps the rest of 1-14 in place or shifted.
+private let rewriter = RTPHeaderExtensionRewriter(mapping: [
+    1: 3, 3: 1, 4: 15, 5: 200, 6: 6, 7: 8, 8: 7, 9: 14, 10: 10, 11: 12, 12: 11, 13: 13, 14: 9,
+    15: 2, 16: 5, 200: 4, 255: 1,
+])
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let packet = FuzzInput(data, size).bytes
+    let fromBuffer = packet.withUnsafeBytes { try? RTPHeader(parsing: $0) }
+    guard let header = try? RTPHeader(parsing: packet) else {
+        fuzzCheck(fromBuffer == nil, "array and buffer parsers disagree")
+        _ = try? RTX.unwrap(packet, originalSSRC: 1, originalPayloadType: 96)
+        _ = try? rewriter.rewrite(packet)
+        return 0
+    }
+    fuzzCheck(fromBuffer == header, "array and buffer parsers disagree")
+    fuzzCheck(header.payloadOffset + header.payloadLength + header.paddingLength == packet.count,
+              "header, payload and padding do not add up to the packet")
+    fuzzCheck(header.extensionDataRange.upperBound <= header.payloadOffset, "extension overlaps the payload")
+
+    let elements = (try? header.extensionElements(in: packet)) ?? nil
+    for element in elements ?? [] {
+        _ = try? WellKnownHeaderExtensions.decodeAbsSendTime(element.data)
+        _ = try? WellKnownHeaderExtensions.decodeTransportSequenceNumber(element.data)
+        _ = try? WellKnownHeaderExtensions.decodeMID(element.data)
+        _ = try? WellKnownHeaderExtensions.decodeAudioLevel(element.data)
+        let found = try? header.extensionElement(id: element.id, in: packet)
+        fuzzCheck(found != nil, "element \(element.id) was walked but not found")
+    }
+    walkArbitraryRanges(packet, header: header)
+    checkRewriter(packet, header: header, elements: elements)
+    checkRTX(packet, header: header)
+    checkFieldRewriters(packet, header: header)
+
+    var cache = RTPPacketCache(capacity: 4, maxPacketSize: 1500)
+    if cache.store(packet, sequenceNumber: header.sequenceNumber) {
+        fuzzCheck(cache.packet(sequenceNumber: header.sequenceNumber) == packet, "cache returned other bytes")
+    }
+    var statistics = RTPStreamStatistics(ssrc: header.ssrc)
+    statistics.record(sequenceNumber: header.sequenceNumber, rtpTimestamp: header.timestamp, arrivalTime: 0)
+    statistics.record(sequenceNumber: header.sequenceNumber &+ 1, rtpTimestamp: header.timestamp &+ 3000, arrivalTime: 100)
+    _ = statistics.makeReportBlock(now: .seconds(1))
+    return 0
+}
+
+/// The walker takes a caller's range: hostile ranges must throw, not trap.
+private func walkArbitraryRanges(_ packet: [UInt8], header: RTPHeader) {
+    packet.withUnsafeBytes { bytes in
+        let lower = packet.count > 12 ? min(Int(packet[12]), packet.count) : 0
+        for range in [0..<packet.count, lower..<packet.count, 12..<(packet.count + 4)] {
+            for form in [RTPHeaderExtensionForm.oneByte, .twoByte(appBits: 0)] {
+                try? RTPHeaderExtensionWalker.forEach(in: bytes, form: form, dataRange: range) { _, data in
+                    fuzzCheck(data.lowerBound >= range.lowerBound && data.upperBound <= range.upperBound,
+                              "walker returned \(data) outside \(range)")
+                    return true
+                }
+            }
+        }
+        _ = try? RTPHeaderExtensionWalker.find(id: 1, in: bytes, header: header)
+    }
+}
+
+/// The elements the viewer should see: mapped IDs, dropped when unmapped or not writable.
+private func expectedElements(_ elements: [RTPHeaderExtensionElement], form: RTPHeaderExtensionForm) -> [RTPHeaderExtensionElement] {
+    elements.compactMap { element in
+        guard let id = rewriter.viewerID(for: element.id) else { return nil }
+        if case .oneByte = form, id > 14 { return nil }
+        return RTPHeaderExtensionElement(id: id, data: element.data)
+    }
+}
+
+private func checkRewriter(_ packet: [UInt8], header: RTPHeader, elements: [RTPHeaderExtensionElement]?) {
+    var inPlace = packet
+    let inPlaceResult: Void? = try? rewriter.rewriteInPlace(&inPlace, header: header)
+    let copied = try? rewriter.rewrite(packet)
+    guard let elements, let form = header.extensionForm else { return }
+    // The walker accepted the block, so both rewrites must succeed and agree with it.
+    fuzzCheck(inPlaceResult != nil, "rewriteInPlace threw on a block the walker accepted")
+    guard let copied else { fuzzCheck(false, "rewrite threw on a block the walker accepted"); return }
+    let expected = expectedElements(elements, form: form)
+
+    guard let inPlaceHeader = try? RTPHeader(parsing: inPlace) else {
+        fuzzCheck(false, "packet rewritten in place does not parse"); return
+    }
+    fuzzCheck(inPlaceHeader.payloadRange == header.payloadRange, "rewriteInPlace moved the payload")
+    fuzzCheck((try? inPlaceHeader.extensionElements(in: inPlace)) == expected, "rewriteInPlace elements differ")
+
+    guard let copiedHeader = try? RTPHeader(parsing: copied) else {
+        fuzzCheck(false, "rewritten packet does not parse"); return
+    }
+    fuzzCheck(Array(copied[copiedHeader.payloadRange]) == Array(packet[header.payloadRange]), "rewrite changed the payload")
+    fuzzCheck(copiedHeader.paddingLength == header.paddingLength, "rewrite changed the padding")
+    fuzzCheck(((try? copiedHeader.extensionElements(in: copied)) ?? []) == expected, "rewrite elements differ")
+}
+
+/// RFC 4588 §4: unwrap(wrap(p)) is p without its padding.
+private func checkRTX(_ packet: [UInt8], header: RTPHeader) {
+    _ = try? RTX.unwrap(packet, originalSSRC: 0x1234_5678, originalPayloadType: 96)
+    guard let wrapped = try? RTX.wrap(packet, rtxSSRC: 0xCAFE_F00D, rtxPayloadType: 97, rtxSequenceNumber: 7) else {
+        fuzzCheck(false, "RTX.wrap threw on a packet that parses"); return
+    }
+    let unwrapped = try? RTX.unwrap(wrapped, originalSSRC: header.ssrc, originalPayloadType: header.payloadType)
+    var expected = Array(packet[0..<(header.payloadOffset + header.payloadLength)])
+    expected[0] &= ~0x20
+    fuzzCheck(unwrapped == expected, "RTX unwrap(wrap(p)) != p without padding")
+}
+
+private func checkFieldRewriters(_ packet: [UInt8], header: RTPHeader) {
+    var copy = packet
+    copy.withUnsafeMutableBytes { bytes in
+        for id: UInt8 in [1, 3, 5, 200] {
+            _ = try? RTPPacketRewriter.setTransportSequenceNumber(0xBEEF, id: id, in: bytes, header: header)
+            _ = try? RTPPacketRewriter.setAbsSendTime(0xABCDEF, id: id, in: bytes, header: header)
+            _ = try? RTPPacketRewriter.setExtension(id: id, to: [1, 2], in: bytes, header: header)
+        }
+    }
+    try? RTPPacketRewriter.rewrite(&copy, ssrc: 1, sequenceNumber: 2, timestamp: 3, payloadType: 100)
+    try? RTPPacketRewriter.setMarker(true, in: &copy)
+    let after = try? RTPHeader(parsing: copy)
+    fuzzCheck(after?.payloadRange == header.payloadRange && after?.extensionDataRange == header.extensionDataRange,
+              "field rewriters changed the packet layout")
+}
