@@ -1,0 +1,97 @@
+/// Where parts and segments are cut (RFC 8216bis §4.4.4.9 EXT-X-PART, §6.2.1).
+///
+/// - A part ends as soon as its next lead sample could not fit in the part target. The
+///   last sample's duration is predicted from the previous interval, so the part is
+///   published the moment its last frame arrives rather than one frame later.
+/// - With video, every IDR starts a new part, so INDEPENDENT=YES parts begin with it.
+/// - A segment ends at the first IDR at or after the segment target.
+extension LLHLSPackager {
+    mutating func appendLead(_ data: [UInt8], timestamp: Int64, isSync: Bool) throws(HLSPackagerError) -> [Event] {
+        var events: [Event] = []
+        if originTimestamp == nil {
+            guard isSync else {
+                droppedBeforeFirstKeyframe += 1
+                return []
+            }
+            originTimestamp = timestamp
+            store.openSegment(startTicks: 0)
+        }
+        if let previous = lastLeadInput, timestamp <= previous {
+            throw .timestampNotIncreasing(previous: previous, received: timestamp)
+        }
+        let ticks = timestamp - (originTimestamp ?? timestamp)
+        if let last = lastLeadTicks {
+            let interval = ticks - last
+            open?.settleLastDuration(interval)
+            // A pause (frames lost upstream) must not be predicted for the next frame.
+            if interval <= leadTimescale { leadDelta = interval }
+        }
+        let segmentStart = store.current?.startTicks ?? ticks
+        if isSync, ticks - segmentStart >= segmentTargetTicks {
+            closePart(endTicks: ticks, events: &events)
+            closeSegment(endTicks: ticks, events: &events)
+            store.openSegment(startTicks: ticks)
+            keyframeWanted = false
+        } else if let part = open, !part.isEmpty,
+                  (isSync && leadIsVideo) || ticks - part.startTicks + leadDelta > partTargetTicks {
+            closePart(endTicks: ticks, events: &events)
+        }
+        var part = open ?? PartAssembler(trackID: 1, startTicks: ticks, isIndependent: isSync)
+        part.appendLead(data, duration: leadDelta, isSync: isSync)
+        open = part
+        lastLeadTicks = ticks
+        lastLeadInput = timestamp
+
+        let elapsed = ticks - (store.current?.startTicks ?? ticks)
+        if leadIsVideo, !isSync, !keyframeWanted, elapsed >= segmentTargetTicks {
+            keyframeWanted = true
+            events.append(.keyframeWanted)
+        }
+        if part.durationTicks + leadDelta > partTargetTicks {
+            closePart(endTicks: ticks + leadDelta, events: &events)
+        }
+        return events
+    }
+
+    /// Publishes the open part, taking the follower's frames that start before `endTicks`.
+    mutating func closePart(endTicks: Int64, events: inout [Event]) {
+        guard let part = open else { return }
+        open = nil
+        guard !part.isEmpty else { return }
+        var followerFragment: TrackFragment? = nil
+        if var queue = follower, let origin = originTimestamp {
+            let followerOrigin = MediaTime.rescale(origin, from: leadTimescale, to: queue.timescale)
+            let end = followerOrigin + MediaTime.rescale(endTicks, from: leadTimescale, to: queue.timescale)
+            followerFragment = queue.take(before: end, origin: followerOrigin)
+            follower = queue
+        }
+        let bytes = part.fragment(sequenceNumber: nextFragmentSequence, follower: followerFragment)
+        nextFragmentSequence &+= 1
+        guard let published = store.publishPart(bytes: bytes, startTicks: part.startTicks, endTicks: endTicks,
+                                                isIndependent: part.isIndependent, leadSamples: part.sampleCount)
+        else { return }
+        revision += 1
+        events.append(.partPublished(number: published.number, position: published.position))
+    }
+
+    /// Completes the segment in progress, updates the target duration and the measured
+    /// bitrate, and drops what fell out of the window.
+    mutating func closeSegment(endTicks: Int64, events: inout [Event]) {
+        guard let segment = store.closeSegment(endTicks: endTicks) else { return }
+        let ticks = max(1, segment.durationTicks)
+        // RFC 8216bis §4.4.3.1: EXTINF rounded to the nearest integer (halves up).
+        let rounded = Int((ticks * 2 + leadTimescale) / (2 * leadTimescale))
+        targetDuration = max(targetDuration, rounded)
+        peakBitrate = max(peakBitrate, Int(Int64(segment.bytes.count) * 8 * leadTimescale / ticks))
+        store.evict(nowTicks: endTicks, windowTicks: windowTicks, graceTicks: 2 * Int64(targetDuration) * leadTimescale)
+        revision += 1
+        events.append(.segmentCompleted(mediaSequence: segment.mediaSequence))
+    }
+
+    /// The media the playlist lists: the configured window, and never under three target
+    /// durations (RFC 8216bis §6.2.2).
+    var windowTicks: Int64 {
+        max(MediaTime.ticks(configuration.playlistWindow, timescale: leadTimescale),
+            3 * Int64(targetDuration) * leadTimescale)
+    }
+}

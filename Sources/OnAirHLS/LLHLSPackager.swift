@@ -1,0 +1,137 @@
+/// Turns H.264 access units and AAC frames into an LL-HLS presentation (RFC 8216bis):
+/// an fMP4 initialization segment, Partial Segments of about `partTarget`, Media
+/// Segments cut at IDRs, and the playlists that list them.
+///
+/// Audio and video are muxed into one fMP4 stream (one track each in every fragment):
+/// one media playlist means one blocking request per client instead of two, parts of both
+/// tracks are published by the same event, and there are no rendition reports to keep in
+/// step. Players (ffmpeg, hls.js, Safari, Chromium) all accept muxed fMP4.
+///
+/// Sans-I/O: nothing here reads a clock. Time is the media time of the samples; the
+/// wall clock enters only through ``anchorProgramDateTime(unixMilliseconds:mediaTimestamp:)``.
+/// Inputs arrive in timestamp order per track; the relay serializes calls (one event loop).
+public struct LLHLSPackager: Sendable {
+    /// What an input changed, for the relay to wake waiting requests.
+    public enum Event: Equatable, Sendable {
+        /// A part became downloadable and the playlist lists it.
+        case partPublished(number: Int, position: PartPosition)
+        /// A Media Segment is complete and listed.
+        case segmentCompleted(mediaSequence: Int)
+        /// The segment has reached its target length without an IDR: ask the publisher
+        /// for a keyframe (RTCP PLI) so that segments stay near the target.
+        case keyframeWanted
+        /// ``finish()`` was called: the playlist has EXT-X-ENDLIST.
+        case ended
+    }
+
+    public let configuration: LLHLSConfiguration
+    public let tracks: HLSTrackConfiguration
+    /// The EXT-X-MAP resource (ftyp + moov).
+    public let initializationSegment: [UInt8]
+
+    let leadTimescale: Int64
+    let leadIsVideo: Bool
+    let partTargetTicks: Int64
+    let segmentTargetTicks: Int64
+    var store: SegmentStore
+    var follower: FollowerQueue?
+    var open: PartAssembler? = nil
+    var originTimestamp: Int64? = nil
+    var lastLeadTicks: Int64? = nil
+    var lastLeadInput: Int64? = nil
+    var leadDelta: Int64
+    var nextFragmentSequence: UInt32 = 1
+    var keyframeWanted = false
+    var programDateTimeAnchor: (unixMilliseconds: Int64, mediaTimestamp: Int64)? = nil
+    var peakBitrate = 0
+
+    /// True once ``finish()`` ran.
+    public private(set) var isFinished = false
+    /// Increases whenever the playlist changes, so that the relay can cache rendered text.
+    public internal(set) var revision: UInt64 = 0
+    /// EXT-X-TARGETDURATION in seconds: the segment target rounded up, raised if a GOP
+    /// made a longer segment (RFC 8216bis §4.4.3.1: every EXTINF rounded to the nearest
+    /// integer is at most this).
+    public internal(set) var targetDuration: Int
+    /// Video access units dropped while waiting for the first IDR.
+    public internal(set) var droppedBeforeFirstKeyframe = 0
+
+    public init(configuration: LLHLSConfiguration = LLHLSConfiguration(), tracks: HLSTrackConfiguration)
+        throws(HLSPackagerError)
+    {
+        guard configuration.partTarget > .zero, configuration.partTarget <= configuration.segmentTarget else {
+            throw .invalidConfiguration("partTarget must be positive and at most segmentTarget")
+        }
+        guard configuration.segmentTarget <= .seconds(60) else {
+            throw .invalidConfiguration("segmentTarget above 60 s")
+        }
+        self.configuration = configuration
+        self.tracks = tracks
+        initializationSegment = tracks.initializationSegment().serialized()
+        leadIsVideo = tracks.video != nil
+        leadTimescale = leadIsVideo ? HLSTrackConfiguration.videoTimescale : Int64(tracks.audio!.sampleRate)
+        partTargetTicks = MediaTime.ticks(configuration.partTarget, timescale: leadTimescale)
+        segmentTargetTicks = MediaTime.ticks(configuration.segmentTarget, timescale: leadTimescale)
+        // 30 frames/s until the first real interval is seen; audio frames are 1024 samples.
+        leadDelta = leadIsVideo ? 3000 : HLSTrackConfiguration.aacFrameSamples
+        store = SegmentStore(timescale: leadTimescale)
+        let (seconds, attoseconds) = configuration.segmentTarget.components
+        targetDuration = max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+        if leadIsVideo, let audio = tracks.audio {
+            // Five seconds of frames: plenty for jitter between the tracks, bounded if video stalls.
+            let capacity = audio.sampleRate * 5 / Int(HLSTrackConfiguration.aacFrameSamples)
+            follower = FollowerQueue(trackID: tracks.audioTrackID, timescale: Int64(audio.sampleRate),
+                                     frameDuration: HLSTrackConfiguration.aacFrameSamples, capacity: capacity)
+        }
+    }
+
+    /// Adds an H.264 access unit. Before the first IDR, access units are dropped (nothing
+    /// can be decoded without one).
+    public mutating func append(_ unit: VideoAccessUnit) throws(HLSPackagerError) -> [Event] {
+        guard !isFinished else { throw .finished }
+        guard leadIsVideo else { return [] }
+        return try appendLead(unit.data, timestamp: unit.timestamp, isSync: unit.isKeyframe)
+    }
+
+    /// Adds an AAC frame.
+    public mutating func append(_ frame: AudioFrame) throws(HLSPackagerError) -> [Event] {
+        guard !isFinished else { throw .finished }
+        guard leadIsVideo else { return try appendLead(frame.data, timestamp: frame.timestamp, isSync: true) }
+        guard var queue = follower else { return [] }
+        if let last = queue.lastTimestamp, frame.timestamp <= last {
+            throw .timestampNotIncreasing(previous: last, received: frame.timestamp)
+        }
+        queue.push(frame)
+        follower = queue
+        return []
+    }
+
+    /// Ends the stream: the open part and segment are published, the playlist gets
+    /// EXT-X-ENDLIST and loses its preload hint (RFC 8216bis §6.2.1).
+    public mutating func finish() -> [Event] {
+        guard !isFinished else { return [] }
+        var events: [Event] = []
+        if let last = lastLeadTicks {
+            let end = last + leadDelta
+            closePart(endTicks: end, events: &events)
+            closeSegment(endTicks: end, events: &events)
+        }
+        isFinished = true
+        revision += 1
+        events.append(.ended)
+        return events
+    }
+
+    /// Ties media time to the wall clock for EXT-X-PROGRAM-DATE-TIME (RFC 8216bis
+    /// §4.4.4.6): `mediaTimestamp` (on the lead track's input clock: 90 kHz video, or the
+    /// audio rate without video) was captured at `unixMilliseconds`. The relay can take
+    /// this pair from an RTCP Sender Report (RFC 3550 §6.4.1). Without it, the playlist
+    /// has no dates.
+    public mutating func anchorProgramDateTime(unixMilliseconds: Int64, mediaTimestamp: Int64) {
+        programDateTimeAnchor = (unixMilliseconds, mediaTimestamp)
+        revision += 1
+    }
+
+    /// Frames of the follower (audio) track dropped because the queue overflowed.
+    public var droppedAudioFrames: Int { follower?.droppedFrames ?? 0 }
+}

@@ -1,1 +1,0 @@
-// OnAirHLS: LL-HLS packaging (fMP4/CMAF, playlists).
