@@ -9,6 +9,7 @@ struct FollowerQueue {
     let frameDuration: Int64
     let capacity: Int
     private var frames: [AudioFrame] = []
+    /// Frames lost: overflow, sent before the first IDR, or left over at the end.
     private(set) var droppedFrames = 0
 
     init(trackID: UInt32, timescale: Int64, frameDuration: Int64, capacity: Int) {
@@ -30,6 +31,12 @@ struct FollowerQueue {
         frames.append(frame)
     }
 
+    /// Empties the queue at the end of the stream, counting what is left as dropped.
+    mutating func discardAll() {
+        droppedFrames += frames.count
+        frames.removeAll()
+    }
+
     /// Removes the frames that start before `end` and returns them as a track fragment
     /// whose times count from `origin` (both in input timestamps of this track). Frames
     /// before `origin` (sent before the stream's first IDR) are discarded.
@@ -41,6 +48,7 @@ struct FollowerQueue {
             taken += 1
         }
         defer { frames.removeFirst(taken) }
+        droppedFrames += (first ?? taken)
         guard let first else { return nil }
         var fragment = TrackFragment(trackID: trackID, baseMediaDecodeTime: UInt64(frames[first].timestamp - origin))
         fragment.samples.reserveCapacity(taken - first)

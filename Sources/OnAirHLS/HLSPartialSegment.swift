@@ -6,8 +6,8 @@ public struct HLSPartialSegment: Sendable {
     public let position: PartPosition
     /// EXT-X-PART DURATION: the span of the lead (video) track in this part.
     public let duration: Duration
-    /// EXT-X-PART INDEPENDENT=YES: the part starts with an IDR access unit (or holds only
-    /// audio, where every frame decodes on its own).
+    /// EXT-X-PART INDEPENDENT=YES: the part starts with an IDR access unit (or the stream
+    /// is audio only, where every frame decodes on its own).
     public let isIndependent: Bool
     /// The fragment's bytes; once the parent segment is complete this is a slice of the
     /// segment's bytes, so a part and its segment share one copy in memory.

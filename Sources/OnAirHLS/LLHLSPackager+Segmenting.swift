@@ -3,8 +3,14 @@
 /// - A part ends as soon as its next lead sample could not fit in the part target. The
 ///   last sample's duration is predicted from the previous interval, so the part is
 ///   published the moment its last frame arrives rather than one frame later.
-/// - With video, every IDR starts a new part, so INDEPENDENT=YES parts begin with it.
 /// - A segment ends at the first IDR at or after the segment target.
+/// - An IDR inside a segment (a viewer's PLI, a shorter GOP) starts a new part only if
+///   the part it would close is long enough: §4.4.4.9 requires every part that is neither
+///   INDEPENDENT=YES nor the last of its segment to last at least 85% of the part target.
+///   Otherwise the IDR goes into the open part as an ordinary (sync) sample.
+/// - INDEPENDENT=YES marks exactly the parts that begin with an IDR. §4.4.4.9 would allow
+///   it on any part containing one, but a player starting at such a part would first
+///   feed its decoder P-frames whose references it never received.
 extension LLHLSPackager {
     mutating func appendLead(_ data: [UInt8], timestamp: Int64, isSync: Bool) throws(HLSPackagerError) -> [Event] {
         var events: [Event] = []
@@ -33,7 +39,8 @@ extension LLHLSPackager {
             store.openSegment(startTicks: ticks)
             keyframeWanted = false
         } else if let part = open, !part.isEmpty,
-                  (isSync && leadIsVideo) || ticks - part.startTicks + leadDelta > partTargetTicks {
+                  ticks - part.startTicks + leadDelta > partTargetTicks
+                    || (isSync && leadIsVideo && (part.isIndependent || meetsPartFloor(ticks - part.startTicks))) {
             closePart(endTicks: ticks, events: &events)
         }
         var part = open ?? PartAssembler(trackID: 1, startTicks: ticks, isIndependent: isSync)
@@ -54,14 +61,16 @@ extension LLHLSPackager {
     }
 
     /// Publishes the open part, taking the follower's frames that start before `endTicks`.
-    mutating func closePart(endTicks: Int64, events: inout [Event]) {
+    /// At the end of the stream `takeAllFollowerFrames` puts every queued frame in the part.
+    mutating func closePart(endTicks: Int64, takeAllFollowerFrames: Bool = false, events: inout [Event]) {
         guard let part = open else { return }
         open = nil
         guard !part.isEmpty else { return }
         var followerFragment: TrackFragment? = nil
         if var queue = follower, let origin = originTimestamp {
             let followerOrigin = MediaTime.rescale(origin, from: leadTimescale, to: queue.timescale)
-            let end = followerOrigin + MediaTime.rescale(endTicks, from: leadTimescale, to: queue.timescale)
+            let end = takeAllFollowerFrames ? Int64.max
+                : followerOrigin + MediaTime.rescale(endTicks, from: leadTimescale, to: queue.timescale)
             followerFragment = queue.take(before: end, origin: followerOrigin)
             follower = queue
         }
@@ -87,6 +96,9 @@ extension LLHLSPackager {
         revision += 1
         events.append(.segmentCompleted(mediaSequence: segment.mediaSequence))
     }
+
+    /// §4.4.4.9: at least 85% of the part target.
+    func meetsPartFloor(_ ticks: Int64) -> Bool { ticks * 100 >= partTargetTicks * 85 }
 
     /// The media the playlist lists: the configured window, and never under three target
     /// durations (RFC 8216bis §6.2.2).

@@ -113,9 +113,10 @@ public struct LLHLSPackager: Sendable {
         var events: [Event] = []
         if let last = lastLeadTicks {
             let end = last + leadDelta
-            closePart(endTicks: end, events: &events)
+            closePart(endTicks: end, takeAllFollowerFrames: true, events: &events)
             closeSegment(endTicks: end, events: &events)
         }
+        follower?.discardAll()
         isFinished = true
         revision += 1
         events.append(.ended)
@@ -132,6 +133,7 @@ public struct LLHLSPackager: Sendable {
         revision += 1
     }
 
-    /// Frames of the follower (audio) track dropped because the queue overflowed.
+    /// Audio frames dropped (with video): sent before the first IDR, overflowing the
+    /// queue while video stalled, or left over at the end after the last part.
     public var droppedAudioFrames: Int { follower?.droppedFrames ?? 0 }
 }
