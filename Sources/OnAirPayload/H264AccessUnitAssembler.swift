@@ -6,6 +6,12 @@
 /// The rule that matters downstream: an access unit with a packet missing or malformed
 /// is never handed out, and after one the assembler drops everything until the next
 /// complete IDR access unit, since later pictures may reference what was lost.
+///
+/// An access unit that begins right after lost packets (or at the start of a stream that
+/// was joined, not begun) may have lost its first packets without any gap inside it. It
+/// counts as whole only if it opens with a NAL unit that comes first in an access unit:
+/// an access unit delimiter (always first, H.264 §7.4.1.2.3) or an SPS (first when there
+/// is no delimiter, as encoders send IDR access units).
 struct H264AccessUnitAssembler: Sendable {
     var statistics = H264DepacketizerStatistics()
     /// Newest parameter sets from access units handed out.
@@ -20,8 +26,9 @@ struct H264AccessUnitAssembler: Sendable {
     private var hasIDR = false
     /// The access unit being built lost a packet or got a malformed one.
     private var broken = false
-    /// Packets were lost between access units: the next one may have lost its start.
-    private var nextStartsBroken = false
+    /// Packets were lost between access units (or the stream was joined): the next
+    /// access unit may have lost its start.
+    private var nextStartUncertain: Bool
     /// FU-A reassembly: the NAL unit so far (reconstructed header first). Reused.
     private var fragment: [UInt8] = []
     private var fragmentActive = false
@@ -29,8 +36,12 @@ struct H264AccessUnitAssembler: Sendable {
     private var closedTimestamp: UInt32?
     private var needsKeyframe: Bool
 
+    /// - Parameter waitForKeyframe: drop access units until the first complete IDR. When
+    ///   false, the first packet is trusted to begin an access unit (a stream received
+    ///   from its start), and access units are handed out from there.
     init(waitForKeyframe: Bool = true, maxAccessUnitSize: Int = 8 << 20) {
         needsKeyframe = waitForKeyframe
+        nextStartUncertain = waitForKeyframe
         self.maxAccessUnitSize = maxAccessUnitSize
     }
 
@@ -43,9 +54,9 @@ struct H264AccessUnitAssembler: Sendable {
             if let current = timestamp {
                 broken = true
                 // Lost packets between two timestamps: the new access unit may lack its head.
-                if current != packet.timestamp { nextStartsBroken = true }
+                if current != packet.timestamp { nextStartUncertain = true }
             } else {
-                nextStartsBroken = true
+                nextStartUncertain = true
             }
         }
         if let current = timestamp, current != packet.timestamp {
@@ -57,8 +68,11 @@ struct H264AccessUnitAssembler: Sendable {
                 return
             }
             timestamp = packet.timestamp
-            broken = nextStartsBroken
-            nextStartsBroken = false
+            if nextStartUncertain {
+                let first = Self.firstNALUnitType(in: packet.payload)
+                broken = first != .accessUnitDelimiter && first != .sps
+            }
+            nextStartUncertain = false
         }
         if !broken && !depacketize(packet.payload) {
             statistics.packetsMalformed += 1
@@ -177,6 +191,20 @@ struct H264AccessUnitAssembler: Sendable {
             return append(fragment)
         }
         return true
+    }
+
+    /// Type of the first NAL unit a payload starts (nil for an FU-A continuation).
+    private static func firstNALUnitType(in payload: ArraySlice<UInt8>) -> H264NALUnitType? {
+        guard let first = payload.first else { return nil }
+        let start = payload.startIndex
+        switch H264NALUnitType(first) {
+        case .stapA:
+            return payload.count >= 4 ? H264NALUnitType(payload[start + 3]) : nil
+        case .fuA:
+            return payload.count >= 2 && payload[start + 1] & 0x80 != 0 ? H264NALUnitType(payload[start + 1]) : nil
+        default:
+            return H264NALUnitType(first)
+        }
     }
 
     /// Adds one whole NAL unit to the access unit, within the size limit.

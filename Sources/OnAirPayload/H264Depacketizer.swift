@@ -20,7 +20,8 @@ public struct H264Depacketizer: Sendable {
         /// hostile sender can make the receiver hold).
         public var maxAccessUnitSize: Int
         /// Drop access units until the first IDR, as a packager or decoder joining a
-        /// stream must.
+        /// stream must. When false, the first packet is trusted to begin an access unit
+        /// (a stream received from its very start) and everything is handed out from there.
         public var waitsForFirstKeyframe: Bool
 
         public init(reorderWindow: Int = RTPReorderBuffer.defaultWindow, maxAccessUnitSize: Int = 8 << 20,

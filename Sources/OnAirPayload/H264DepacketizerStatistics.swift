@@ -20,8 +20,9 @@ public struct H264DepacketizerStatistics: Hashable, Sendable {
     public var accessUnitsEmitted = 0
     /// Of those, keyframes (complete IDR access units).
     public var keyframesEmitted = 0
-    /// Access units dropped because a packet inside them was lost or malformed, or they
-    /// grew past the size limit.
+    /// Access units dropped because a packet inside them was lost or malformed, they grew
+    /// past the size limit, or they began after a loss (or mid-stream) without an access
+    /// unit delimiter or SPS to show that their first packets were all there.
     public var accessUnitsDroppedIncomplete = 0
     /// Complete access units dropped while waiting for an IDR after a loss (or at start):
     /// they reference pictures the receiver no longer has.
