@@ -69,6 +69,7 @@ let package = Package(
         .target(name: "OnAirRelay",
                 dependencies: [
                     "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks",
+                    "OnAirHLS", "OnAirPayload", "OnAirTranscode",
                     .product(name: "GRDB", package: "GRDB.swift"),
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
                     .product(name: "NIOCore", package: "swift-nio"),

@@ -17,6 +17,10 @@ extension RelayEngine {
                     publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
                 }
                 forwardSenderReport(report, in: room, from: publisher, now: now)
+                if report.ssrc == publisher.videoSSRC || report.ssrc == publisher.audioSSRC {
+                    room.hls?.senderReport(isVideo: report.ssrc == publisher.videoSSRC, ntp: report.ntpTime,
+                                           rtpTimestamp: report.rtpTimestamp)
+                }
             }
         } else if let viewer = session as? ViewerSession {
             for item in packets {

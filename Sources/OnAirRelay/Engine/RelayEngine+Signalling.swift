@@ -51,6 +51,10 @@ extension RelayEngine {
                 "extensions": "\(negotiated.media(of: .video)?.extensions ?? [:])"])
             room = rooms[roomID] ?? Room(id: roomID, cacheSize: config.media.retransmitCacheSize)
             room.publisher = publisher
+            if hlsSettings.enabled, video?.isH264 == true {
+                room.hls = HLSBranch(room: roomID, streamID: String(publisher.id.prefix(12)), settings: hlsSettings,
+                                     hasAudio: audio?.isOpus == true, loop: loop, logger: logger)
+            }
             session = publisher
         case .viewer:
             guard let existing = rooms[roomID], let publisher = existing.publisher, !publisher.ended else {

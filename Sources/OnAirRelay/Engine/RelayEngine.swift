@@ -25,6 +25,10 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     var unroutable: UInt64 = 0
     /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
     let rtcpSenderSSRC = SecureRandom.uint32()
+    /// LL-HLS settings (``HLSSettings``).
+    public var hlsSettings = HLSSettings()
+    /// Finished presentations still served (EXT-X-ENDLIST) for a while after their stream.
+    var endedHLS: [String: (branch: HLSBranch, until: MonoTime)] = [:]
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
     public var lifecycleObserver: StreamLifecycleObserver?
     private var events: [PeerEvent] = []
@@ -115,6 +119,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         }
         if now - lastReportTick >= .seconds(1) {
             lastReportTick = now
+            endedHLS = endedHLS.filter { $0.value.until > now }
             for room in rooms.values { sendPeriodicReports(room: room, now: now) }
         }
         sender.flush()
@@ -164,6 +169,11 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
                     at: Date().timeIntervalSince1970))
             }
             room.startedAt = nil
+            if let hls = room.hls {
+                hls.finish()
+                endedHLS[room.id] = (hls, now + hlsSettings.keepAfterEnd)
+                room.hls = nil
+            }
             for viewer in room.viewers { end(viewer, reason: reason, now: now) }
         } else if let viewer = session as? ViewerSession {
             let wasConnected = viewer.connectedAt != nil

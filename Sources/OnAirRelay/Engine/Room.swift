@@ -15,6 +15,8 @@ final class Room {
     var peakViewers = 0
     /// Set by the forwarding path when viewers need a keyframe; the engine sends the PLI.
     var needsKeyframe = false
+    /// The LL-HLS packaging of the current stream, when enabled.
+    var hls: HLSBranch?
     var startedAt: (mono: MonoTime, wall: Date)?
 
     var packetsIn: UInt64 = 0
@@ -140,6 +142,17 @@ final class Room {
             }
             for viewer in viewers {
                 send(view, payload: payload, isVideo: isVideo, keyframe: keyframe, to: viewer, sender: sender)
+            }
+            if let hls {
+                if isVideo {
+                    hls.receiveVideo(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
+                } else {
+                    hls.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
+                }
+                if hls.keyframeWanted {
+                    hls.keyframeWanted = false
+                    needsKeyframe = true
+                }
             }
         }
     }

@@ -11,6 +11,7 @@ enum RelayRouter {
         let links = config.iceServers.map(iceServerLink)
         router.add(middleware: SignallingCORSMiddleware(allowedOrigins: config.http.corsOrigins, iceServerLinks: links))
         SignallingController(engine: engine, config: config, iceServerLinks: links, logger: logger).register(on: router)
+        HLSController(engine: engine).register(on: router)
 
         let metrics = RelayMetrics()
         let encoder = JSONEncoder()

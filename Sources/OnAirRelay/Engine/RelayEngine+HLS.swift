@@ -1,0 +1,31 @@
+import OnAirHLS
+
+/// LL-HLS requests on the engine's loop.
+extension RelayEngine {
+    /// The live presentation of `room`, or the one that ended there recently.
+    func hlsBranch(room: String) -> HLSBranch? {
+        rooms[room]?.hls ?? endedHLS[room]?.branch
+    }
+
+    /// `index.m3u8` of a room: the multivariant playlist of whatever stream is (or was) there,
+    /// pointing into that stream's own directory.
+    func hlsMultivariant(room: String) -> HLSReply {
+        guard let branch = hlsBranch(room: room) else { return .notFound("room \(room) is not live") }
+        guard let packager = branch.packager, packager.hasContent else {
+            return branch.serve(.multivariantPlaylist, request: PlaylistRequest())  // waits for content
+        }
+        // The media playlist lives under the stream's own directory.
+        var playlist = packager.multivariantPlaylist()
+        playlist.mediaPlaylistURI = branch.streamID + "/" + playlist.mediaPlaylistURI
+        return .content(Array(playlist.render().utf8), contentType: HLSResource.multivariantPlaylist.contentType,
+                        cacheControl: HLSBranch.playlistCache)
+    }
+
+    func hlsResource(room: String, stream: String, name: String, request: PlaylistRequest) -> HLSReply {
+        guard let branch = hlsBranch(room: room), branch.streamID == stream else {
+            return .notFound("no such stream in room \(room)")
+        }
+        guard let resource = branch.settingsNames.resource(named: name) else { return .notFound("no resource \(name)") }
+        return branch.serve(resource, request: request)
+    }
+}

@@ -1,0 +1,89 @@
+import NIOCore
+import OnAirHLS
+
+/// Serving side of ``HLSBranch``: resources, blocking reload, waiters.
+extension HLSBranch {
+    static let playlistCache = "no-cache"
+    static let immutableCache = "public, max-age=31536000, immutable"
+
+    /// Three target durations: RFC 8216bis §6.2.5.2's limit for holding a request.
+    var holdLimit: TimeAmount {
+        .seconds(3 * Int64(packager?.targetDuration ?? max(1, Int(settings.segmentTarget.components.seconds))))
+    }
+
+    func serve(_ resource: HLSResource, request: PlaylistRequest) -> HLSReply {
+        guard let packager, packager.hasContent else {
+            if finished { return .notFound("the stream ended before any media was packaged") }
+            if case .initializationSegment = resource { return wait(for: .content) }
+            if case .part = resource { return wait(for: .content) }
+            return wait(for: .content)
+        }
+        switch resource {
+        case .multivariantPlaylist:
+            return .content(Array(packager.multivariantPlaylist().render().utf8),
+                            contentType: resource.contentType, cacheControl: Self.playlistCache)
+        case .mediaPlaylist:
+            // RFC 8216bis §6.2.5.2: once the stream ended, blocking parameters are ignored.
+            let decision = finished ? .respond(deltaUpdate: request.deltaUpdate) : packager.decide(request)
+            switch decision {
+            case .respond(let delta):
+                return .content(Array(packager.renderMediaPlaylist(deltaUpdate: delta).utf8),
+                                contentType: resource.contentType, cacheControl: Self.playlistCache)
+            case .wait(let target, _):
+                return wait(for: .playlist(target))
+            case .badRequest(let reason):
+                return .badRequest(reason)
+            }
+        case .initializationSegment:
+            return .content(packager.initializationSegment, contentType: resource.contentType, cacheControl: Self.immutableCache)
+        case .segment(let sequence):
+            guard let segment = packager.segment(mediaSequence: sequence), segment.isComplete else {
+                return .notFound("no segment \(sequence)")
+            }
+            return .content(segment.bytes, contentType: resource.contentType, cacheControl: Self.immutableCache)
+        case .part(let number):
+            switch packager.part(number: number) {
+            case .available(let part):
+                return .content(Array(part.bytes), contentType: resource.contentType, cacheControl: Self.immutableCache)
+            case .pending:
+                return wait(for: .part(number))
+            case .notFound:
+                return .notFound("no part \(number)")
+            }
+        }
+    }
+
+    private func wait(for target: Target) -> HLSReply {
+        if finished { return .notFound("the stream ended") }
+        let promise = loop.makePromise(of: Void.self)
+        appendWaiter(target, promise)
+        let timeout = loop.scheduleTask(in: holdLimit) { promise.fail(HLSWaitTimeout()) }
+        promise.futureResult.whenComplete { _ in timeout.cancel() }
+        return .wait(promise.futureResult)
+    }
+
+    func wakeSatisfied() {
+        guard let packager else { return }
+        let progress = packager.progress
+        var still: [(target: Target, promise: EventLoopPromise<Void>)] = []
+        for waiter in takeWaiters() {
+            let ready: Bool
+            switch waiter.target {
+            case .content: ready = packager.hasContent
+            case .playlist(let target): ready = progress.isSatisfied(target) || finished
+            case .part(let number):
+                if case .pending = packager.part(number: number) { ready = finished } else { ready = true }
+            }
+            if ready { waiter.promise.succeed() } else { still.append(waiter) }
+        }
+        for waiter in still { appendWaiter(waiter.target, waiter.promise) }
+    }
+
+    func wakeAll() {
+        for waiter in takeWaiters() { waiter.promise.succeed() }
+    }
+
+    var waitingRequests: Int { waiterCount }
+
+    var settingsNames: HLSResourceNames { packager?.configuration.names ?? HLSResourceNames() }
+}

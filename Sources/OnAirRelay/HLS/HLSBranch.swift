@@ -1,0 +1,178 @@
+import Foundation
+import Logging
+import NIOCore
+import OnAirHLS
+import OnAirPayload
+import OnAirRTP
+import OnAirTranscode
+import OnAirWire
+
+/// The LL-HLS side of one live stream: depacketizes the publisher's RTP into H.264 access
+/// units, transcodes Opus to AAC, puts both on one timeline (``TrackTimeline``) and feeds
+/// the packager; serves playlists and parts, holding blocking requests until they can be
+/// answered. Confined to the media event loop.
+final class HLSBranch {
+    let room: String
+    /// Names this stream's resources: a new publisher session gets new URLs, so parts and
+    /// segments can be cached as immutable.
+    let streamID: String
+    let settings: HLSSettings
+    let loop: EventLoop
+    private let logger: Logger
+    private let hasAudio: Bool
+    private var video = TrackTimeline(clockRate: 90_000)
+    private var audio = TrackTimeline(clockRate: 48_000)
+    private var depacketizer = H264Depacketizer()
+    private var opus = OpusDepacketizer()
+    private var transcoder: OpusToAACTranscoder?
+    private(set) var packager: LLHLSPackager?
+    private var firstPacketAt: MonoTime?
+    private var timelineStarted = false
+    private var waiters: [(target: Target, promise: EventLoopPromise<Void>)] = []
+    var waiterCount: Int { waiters.count }
+    func appendWaiter(_ target: Target, _ promise: EventLoopPromise<Void>) { waiters.append((target, promise)) }
+    func takeWaiters() -> [(target: Target, promise: EventLoopPromise<Void>)] {
+        defer { waiters.removeAll(keepingCapacity: true) }
+        return waiters
+    }
+    /// The packager asked for an IDR (segment too long, or no keyframe to start from).
+    var keyframeWanted = false
+    private(set) var finished = false
+    private(set) var errors = 0
+
+    enum Target { case content, playlist(BlockingTarget), part(Int) }
+
+    init(room: String, streamID: String, settings: HLSSettings, hasAudio: Bool, loop: EventLoop, logger: Logger) {
+        self.room = room
+        self.streamID = streamID
+        self.settings = settings
+        self.hasAudio = hasAudio
+        self.loop = loop
+        self.logger = logger
+        if hasAudio {
+            do {
+                transcoder = try OpusToAACTranscoder()
+            } catch {
+                logger.error("HLS audio disabled: \(error)", metadata: ["room": "\(room)"])
+            }
+        }
+    }
+
+    // MARK: input (per RTP packet)
+
+    func receiveVideo(sequence: UInt16, timestamp: UInt32, marker: Bool, payload: UnsafeRawBufferPointer, now: MonoTime) {
+        guard !finished else { return }
+        if firstPacketAt == nil { firstPacketAt = now }
+        let packet = RTPPayloadPacket(sequenceNumber: sequence, timestamp: timestamp, marker: marker, payload: Array(payload))
+        depacketizer.receive(packet) { unit in self.handle(unit, now: now) }
+    }
+
+    func receiveAudio(sequence: UInt16, timestamp: UInt32, marker: Bool, payload: UnsafeRawBufferPointer, now: MonoTime) {
+        guard !finished, transcoder != nil else { return }
+        if firstPacketAt == nil { firstPacketAt = now }
+        let packet = RTPPayloadPacket(sequenceNumber: sequence, timestamp: timestamp, marker: marker, payload: Array(payload))
+        opus.receive(packet) { frame in self.handle(frame, now: now) }
+    }
+
+    /// RFC 3550 §6.4.1 sender report of the publisher's video or audio source.
+    func senderReport(isVideo: Bool, ntp: NTPTime, rtpTimestamp: UInt32) {
+        let seconds = Double(ntp.seconds) + Double(ntp.fraction) / 4_294_967_296
+        if isVideo {
+            video.noteSenderReport(ntpSeconds: seconds, rtpTimestamp: rtpTimestamp)
+        } else {
+            audio.noteSenderReport(ntpSeconds: seconds, rtpTimestamp: rtpTimestamp)
+        }
+    }
+
+    /// The stream ended: EXT-X-ENDLIST, waiting requests released.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        if var packager {
+            if let transcoder, let frames = try? transcoder.finish() {
+                for frame in frames { _ = try? packager.append(AudioFrame(data: frame.bytes, timestamp: frame.pts)) }
+            }
+            _ = packager.finish()
+            self.packager = packager
+        }
+        wakeAll()
+    }
+
+    private func handle(_ unit: H264AccessUnit, now: MonoTime) {
+        let unwrapped = video.unwrap(unit.timestamp, arrivalSeconds: now.seconds)
+        guard startTimelineIfReady(now: now) else { return }
+        if packager == nil {
+            guard unit.isKeyframe, let sps = unit.sps ?? depacketizer.sps, let pps = unit.pps ?? depacketizer.pps else {
+                keyframeWanted = true
+                return
+            }
+            createPackager(sps: sps, pps: pps)
+        }
+        guard var packager, let pts = video.presentationTime(unwrapped), pts >= 0 else { return }
+        do {
+            let events = try packager.append(VideoAccessUnit(data: unit.avccSample, timestamp: pts, isKeyframe: unit.isKeyframe))
+            self.packager = packager
+            apply(events)
+        } catch {
+            self.packager = packager
+            errors += 1
+        }
+    }
+
+    private func handle(_ frame: OpusDepacketizer.Frame, now: MonoTime) {
+        let unwrapped = audio.unwrap(frame.timestamp, arrivalSeconds: now.seconds)
+        guard timelineStarted, var packager, let transcoder, let pts = audio.presentationTime(unwrapped), pts >= 0 else { return }
+        do {
+            for aac in try transcoder.transcode(opusPacket: Array(frame.packet), timestamp: pts) {
+                apply(try packager.append(AudioFrame(data: aac.bytes, timestamp: aac.pts)))
+            }
+        } catch {
+            errors += 1
+        }
+        self.packager = packager
+    }
+
+    /// Fixes both tracks' timelines once sender reports for every track are in (exact A/V
+    /// sync), or after two seconds without them (arrival-time sync).
+    private func startTimelineIfReady(now: MonoTime) -> Bool {
+        if timelineStarted { return true }
+        let reports = video.senderReport != nil && (!hasAudio || transcoder == nil || audio.senderReport != nil)
+        guard reports || (firstPacketAt.map { now - $0 >= .seconds(2) } ?? false) else { return false }
+        let epoch = reports ? video.senderReport!.ntpSeconds : (video.firstArrival?.seconds ?? now.seconds)
+        video.start(epochSeconds: epoch, useSenderReport: reports)
+        audio.start(epochSeconds: epoch, useSenderReport: reports)
+        timelineStarted = true
+        logger.debug("HLS timeline started", metadata: ["room": "\(room)", "sync": "\(reports ? "sender_reports" : "arrival")"])
+        return true
+    }
+
+    private func createPackager(sps: [UInt8], pps: [UInt8]) {
+        do {
+            let parsed = try H264SPS(nalUnit: sps)
+            let record = try AVCDecoderConfigurationRecord(sps: sps, pps: pps)
+            let videoEntry = try AVCSampleEntry(width: UInt16(parsed.width), height: UInt16(parsed.height),
+                                                decoderConfiguration: record.serialize())
+            let audioConfig = try transcoder.map { try AudioSpecificConfig(parsing: $0.audioSpecificConfig) }
+            let tracks = try HLSTrackConfiguration(video: videoEntry, audio: audioConfig)
+            var configuration = LLHLSConfiguration(partTarget: settings.partTarget, segmentTarget: settings.segmentTarget,
+                                                   playlistWindow: settings.window)
+            configuration.bandwidthEstimate = 2_500_000
+            var packager = try LLHLSPackager(configuration: configuration, tracks: tracks)
+            packager.anchorProgramDateTime(unixMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), mediaTimestamp: 0)
+            self.packager = packager
+            logger.info("HLS packaging \(parsed.width)x\(parsed.height) \(tracks.codecs)", metadata: ["room": "\(room)"])
+        } catch {
+            errors += 1
+            logger.error("HLS cannot package this stream: \(error)", metadata: ["room": "\(room)"])
+        }
+    }
+
+    private func apply(_ events: [LLHLSPackager.Event]) {
+        for event in events {
+            switch event {
+            case .keyframeWanted: keyframeWanted = true
+            case .partPublished, .segmentCompleted, .ended: wakeSatisfied()
+            }
+        }
+    }
+}
