@@ -12,6 +12,10 @@ struct TestMedia: Sendable {
     }
 
     var pictures: [Picture]
+    /// The access units' NAL units, for the OnAirPayload bridge.
+    var pictureNALUnits: [[[UInt8]]]
+    var sps: [UInt8]
+    var pps: [UInt8]
     var avcDecoderConfigurationRecord: [UInt8]
     var audioFrames: [[UInt8]]
     var audioConfig: AudioSpecificConfig
@@ -44,11 +48,14 @@ struct TestMedia: Sendable {
             guard audio.status == 0 else { return .failure(TestMediaError(description: "ffmpeg aac: \(audio.stderr)")) }
             let stream = AnnexBStream([UInt8](try Data(contentsOf: URL(fileURLWithPath: h264))))
             let adts = ADTSStream([UInt8](try Data(contentsOf: URL(fileURLWithPath: aac))))
-            guard let record = stream.avcDecoderConfigurationRecord, let config = adts.config else {
+            guard let record = stream.avcDecoderConfigurationRecord, let sps = stream.sps, let pps = stream.pps,
+                  let config = adts.config else {
                 return .failure(TestMediaError(description: "no SPS/PPS or no ADTS header"))
             }
+            let units = stream.accessUnits
             return .success(TestMedia(
-                pictures: stream.accessUnits.map { Picture(avcc: $0.avcc, isKeyframe: $0.isKeyframe) },
+                pictures: units.map { Picture(avcc: $0.avcc, isKeyframe: $0.isKeyframe) },
+                pictureNALUnits: units.map(\.nalUnits), sps: sps, pps: pps,
                 avcDecoderConfigurationRecord: record, audioFrames: adts.frames, audioConfig: config))
         } catch {
             return .failure(TestMediaError(description: "\(error)"))
