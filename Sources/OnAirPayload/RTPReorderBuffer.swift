@@ -56,8 +56,8 @@ public struct RTPReorderBuffer: Sendable {
         let sequence = current + step
         if step < 0 {
             consecutiveLate += 1
-            guard consecutiveLate >= window else { return .late }
-            // A whole window of "late" packets: the sender restarted its numbering.
+            guard consecutiveLate >= Self.lateRunForResync(window: window) else { return .late }
+            // A long run of "late" packets: the sender restarted its numbering.
             // Deliver what is held and continue from this packet, marking the break.
             flush(deliver: deliver)
             consecutiveLate = 0
@@ -101,6 +101,10 @@ public struct RTPReorderBuffer: Sendable {
         }
         head = position
     }
+
+    /// How many "late" packets in a row mean the sender restarted its numbering rather
+    /// than a few stragglers: a window's worth, and never fewer than 16.
+    static func lateRunForResync(window: Int) -> Int { max(window, 16) }
 
     /// Forgets everything: the next packet starts a new sequence.
     public mutating func reset() {
