@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Glibc
+
+@main
+struct FanoutBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fanout-bench",
+        abstract: "WHEP fan-out load: one WHIP publisher, N viewers, relay CPU per forwarded packet (OnAir vs Pion).",
+        discussion: "See tools/bench/README.md for what each column means.")
+
+    @Option(help: "OnAir relay executable to start (ignored with --relay-url).")
+    var relayBin = ".build/release/relay"
+
+    @Option(help: "Attach to a running OnAir relay at this base URL (e.g. http://127.0.0.1:8080) instead of starting one.")
+    var relayURL: String?
+
+    @Option(help: "Pid of the attached relay, for its CPU figures.")
+    var relayPID: Int32?
+
+    @Option(help: "Pion reference relay executable (from /work/shared/refpeer/build.sh); '' to skip.")
+    var pionBin = "/tmp/refpeer/bin/relay"
+
+    @Option(help: "Viewer counts to run, in order; viewers are added between levels.")
+    var levels = "50,200,500,1000"
+
+    @Option(help: "Seconds measured per level.")
+    var window = 10.0
+
+    @Option(help: "Seconds between the last viewer connecting and the window.")
+    var warmup = 5.0
+
+    @Option(help: "Decrypt one RTP packet in this many per viewer for its latency stamp.")
+    var sampleEvery = 50
+
+    @Option(help: "Video bitrate in bit/s.")
+    var videoBitrate = 2_500_000
+
+    @Option(help: "Milliseconds between socket sweeps of the load loop.")
+    var tickMs = 10.0
+
+    @Option(help: "Seconds between each viewer's RTCP receiver reports (0: none).")
+    var rrInterval = 1.0
+
+    @Option(help: "Core the relays are pinned to (taskset).")
+    var relayCore = 0
+
+    @Option(help: "Core this load tool is pinned to.")
+    var benchCore = 1
+
+    @Option(help: "HTTP port for the OnAir relay we start (UDP media uses --udp-port).")
+    var httpPort: UInt16 = 18_080
+
+    @Option(help: "UDP media port for the OnAir relay we start.")
+    var udpPort: UInt16 = 18_090
+
+    @Option(help: "HTTP port for the Pion relay we start.")
+    var pionPort: UInt16 = 18_480
+
+    @Option(help: "Seconds a level may take to connect its new viewers.")
+    var connectTimeout = 60.0
+
+    @Option(help: "Nice value for this tool and the relays it starts (they inherit it), to shield the measurement from other work on the machine; 0 leaves it alone.")
+    var nice: Int32 = -10
+
+    @Flag(inversion: .prefixedNo, help: "Run this tool and the relays it starts as SCHED_RR priority 1 (inherited), so other work on a shared machine cannot starve them; the kernel still leaves 5% of each core to others.")
+    var realtime = true
+
+    @Option(help: "Room name used on both relays.")
+    var room = "fanout-bench"
+
+    func run() throws {
+        let levelList = levels.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !levelList.isEmpty, levelList == levelList.sorted() else { throw ValidationError("--levels must be ascending counts") }
+        try CPUAffinity.pinCurrentProcess(to: benchCore)
+        if nice != 0 { SchedulingPriority.raise(nice: nice) }
+        if realtime { try SchedulingPriority.makeRoundRobin() }
+        var model = VideoModel.default
+        model.bitrate = videoBitrate
+        let settings = LoadEngine.Settings(room: room, tickNanoseconds: UInt64(tickMs * 1e6), sampleEvery: sampleEvery,
+                                           receiverReportInterval: rrInterval, model: model, receiveBuffer: 2 << 20)
+        let runner = RelayRunner(settings: settings, levels: levelList, window: window, warmup: warmup, connectTimeout: connectTimeout)
+        var results: [LevelResult] = []
+        var relays: [String] = []
+
+        let onair: RelayProcess
+        if let relayURL {
+            onair = RelayProcess(name: "onair", attachingTo: relayURL, pid: relayPID)
+        } else {
+            onair = try RelayProcess(
+                name: "onair", executable: relayBin, arguments: ["serve", "--http-port", "\(httpPort)", "--udp-port", "\(udpPort)"],
+                environment: ["ONAIR_MEDIA_BIND": "127.0.0.1", "ONAIR_HTTP_HOST": "127.0.0.1"],
+                core: relayCore, httpPort: httpPort, logPath: "/tmp/fanout-bench-onair.log")
+        }
+        relays.append("onair")
+        results += try runner.run(onair)
+        onair.stop()
+
+        if !pionBin.isEmpty {
+            let pion = try RelayProcess(name: "pion", executable: pionBin, arguments: ["-addr", "127.0.0.1:\(pionPort)"],
+                                        environment: [:], core: relayCore, httpPort: pionPort, logPath: "/tmp/fanout-bench-pion.log")
+            relays.append("pion")
+            results += try runner.run(pion)
+            pion.stop()
+        }
+
+        print("""
+
+            fanout-bench: 1 publisher (H.264-like \(Double(videoBitrate) / 1e6) Mbit/s, \(Int(model.packetsPerSecond.rounded())) video + 50 audio pkt/s), \
+            window \(window) s after \(warmup) s warm-up, 1 in \(sampleEvery) packets decrypted for latency; \
+            relay on core \(relayCore), load tool on core \(benchCore)
+
+            """)
+        print(ResultTable.render(results, levels: levelList, relays: relays))
+    }
+}

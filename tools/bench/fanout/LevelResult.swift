@@ -1,0 +1,56 @@
+/// What one load level measured against one relay, over the window.
+struct LevelResult {
+    var relay: String
+    var viewersRequested: Int
+    var viewersConnected: Int
+    var setupSeconds: Double
+    var windowSeconds: Double
+    /// utime + stime of the relay process over the window; nil when its pid is unknown.
+    var relayCPUSeconds: Double?
+    var benchCPUSeconds: Double
+    /// Publisher packets (audio + video) sent in the window: what each viewer should receive.
+    var publisherPackets: UInt64
+    /// Packets received by all connected viewers in the window.
+    var packetsReceived: UInt64
+    /// Per viewer, highest sequence number advance: packets the relay numbered for it.
+    var sequenceSpan: UInt64
+    var latenciesNanoseconds: [Int64]
+    /// Datagrams the kernel dropped at the load tool's viewer sockets (receive buffer full).
+    var benchSocketDrops: UInt64
+    var decryptFailures: UInt64
+    var stampMissing: UInt64
+    var keyframes: UInt64
+    /// 1-minute load average at the end of the window.
+    var loadAverage: Double?
+
+    var relayCPUPercent: Double? { relayCPUSeconds.map { $0 / windowSeconds * 100 } }
+    var benchCPUPercent: Double { benchCPUSeconds / windowSeconds * 100 }
+    var packetsPerSecond: Double { Double(packetsReceived) / windowSeconds }
+
+    /// Relay CPU per packet delivered to a viewer, in µs.
+    var microsecondsPerPacket: Double? {
+        guard let relayCPUSeconds, packetsReceived > 0 else { return nil }
+        return relayCPUSeconds * 1e6 / Double(packetsReceived)
+    }
+
+    /// 1 − received / (connected viewers × publisher packets), in %.
+    var lossPercent: Double {
+        let expected = Double(publisherPackets) * Double(viewersConnected)
+        guard expected > 0 else { return 0 }
+        return max(0, 1 - Double(packetsReceived) / expected) * 100
+    }
+
+    /// Sequence-gap loss: numbered for a viewer but never received, in %.
+    var gapLossPercent: Double {
+        guard sequenceSpan > 0 else { return 0 }
+        return max(0, 1 - Double(packetsReceived) / Double(sequenceSpan)) * 100
+    }
+
+    /// The p-th percentile of the latency samples, in µs (nearest rank).
+    func latencyMicroseconds(percentile p: Double) -> Double? {
+        guard !latenciesNanoseconds.isEmpty else { return nil }
+        let sorted = latenciesNanoseconds.sorted()
+        let rank = min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))
+        return Double(sorted[rank]) / 1000
+    }
+}

@@ -1,0 +1,54 @@
+/// One measurement window: counters before and after, with the sockets drained at both ends so
+/// that what the publisher sent and what viewers got line up.
+extension LoadEngine {
+    func measure(relay: String, requested: Int, setupSeconds: Double, windowSeconds: Double, relayPID: Int32?) -> LevelResult {
+        let ports = Set(viewers.map(\.endpoint.localPort))
+        drain()
+        let start = Clocks.monotonic()
+        let relayCPU0 = relayPID.flatMap(ProcStats.cpuSeconds(pid:))
+        let benchCPU0 = ProcStats.ownCPUSeconds()
+        let drops0 = ProcStats.udpDrops(localPorts: ports)
+        let published0 = (publisher?.videoPackets ?? 0) + (publisher?.audioPackets ?? 0)
+        let keyframes0 = publisher?.keyframes ?? 0
+        let failures0 = viewers.reduce(0) { $0 + $1.decryptFailures }
+        let missing0 = viewers.reduce(0) { $0 + $1.stampMissing }
+        let before = viewers.map(\.snapshot)
+        latencies.removeAll(keepingCapacity: true)
+        measuring = true
+
+        pump(until: start + UInt64(windowSeconds * 1e9))
+        drain()
+
+        measuring = false
+        let elapsed = Double(Clocks.monotonic() - start) / 1e9
+        let relayCPU1 = relayPID.flatMap(ProcStats.cpuSeconds(pid:))
+        let benchCPU1 = ProcStats.ownCPUSeconds()
+        let published1 = (publisher?.videoPackets ?? 0) + (publisher?.audioPackets ?? 0)
+        var received: UInt64 = 0
+        var span: UInt64 = 0
+        var connected = 0
+        for (viewer, old) in zip(viewers, before) where viewer.isConnected {
+            connected += 1
+            let now = viewer.snapshot
+            received += (now.audio.received - old.audio.received) + (now.video.received - old.video.received)
+            span += Self.span(from: old.audio, to: now.audio) + Self.span(from: old.video, to: now.video)
+        }
+        var relayCPU: Double?
+        if let relayCPU0, let relayCPU1 { relayCPU = relayCPU1 - relayCPU0 }
+        return LevelResult(
+            relay: relay, viewersRequested: requested, viewersConnected: connected, setupSeconds: setupSeconds,
+            windowSeconds: elapsed, relayCPUSeconds: relayCPU, benchCPUSeconds: benchCPU1 - benchCPU0,
+            publisherPackets: published1 - published0, packetsReceived: received, sequenceSpan: span,
+            latenciesNanoseconds: latencies, benchSocketDrops: ProcStats.udpDrops(localPorts: ports) - drops0,
+            decryptFailures: viewers.reduce(0) { $0 + $1.decryptFailures } - failures0,
+            stampMissing: viewers.reduce(0) { $0 + $1.stampMissing } - missing0,
+            keyframes: (publisher?.keyframes ?? 0) - keyframes0, loadAverage: ProcStats.loadAverage())
+    }
+
+    /// Sequence numbers a track advanced by; a track that started inside the window counts
+    /// what it received (its first number is not known).
+    private static func span(from old: TrackCounter.Snapshot, to new: TrackCounter.Snapshot) -> UInt64 {
+        guard old.highest >= 0 else { return new.received - old.received }
+        return UInt64(max(0, new.highest - old.highest))
+    }
+}

@@ -1,0 +1,57 @@
+import OnAirSDP
+import OnAirWebRTC
+import OnAirWire
+
+/// One WHEP viewer of the load: its socket, its transport session and its counters.
+final class Viewer {
+    enum Phase: Equatable {
+        case signalling
+        case connecting
+        case connected
+        case failed(String)
+    }
+
+    let index: Int
+    let endpoint: UDPEndpoint
+    let ufrag: String
+    let password: String
+    let rtcpSSRC: UInt32
+    var phase: Phase = .signalling
+    var session: ClientPeerSession?
+    var audioPayloadType: UInt8 = 0xFF
+    var videoPayloadType: UInt8 = 0xFF
+    var audio = TrackCounter()
+    var video = TrackCounter()
+    /// Packets until the next one we decrypt for its stamp.
+    var sampleCountdown: Int
+    var nextReceiverReport: UInt64 = 0
+    /// Sampled packets that did not authenticate (or were replays), and ones that did but
+    /// carried no stamp where expected.
+    var decryptFailures: UInt64 = 0
+    var stampMissing: UInt64 = 0
+
+    init(index: Int, endpoint: UDPEndpoint, ufrag: String, password: String, rtcpSSRC: UInt32, sampleEvery: Int) {
+        self.index = index
+        self.endpoint = endpoint
+        self.ufrag = ufrag
+        self.password = password
+        self.rtcpSSRC = rtcpSSRC
+        // Spread the samples so viewers do not all decrypt the same publisher packet.
+        self.sampleCountdown = 1 + index % max(1, sampleEvery)
+    }
+
+    var isConnected: Bool { phase == .connected }
+    var isSettled: Bool {
+        switch phase {
+        case .connected, .failed: return true
+        case .signalling, .connecting: return false
+        }
+    }
+
+    struct Snapshot {
+        var audio: TrackCounter.Snapshot
+        var video: TrackCounter.Snapshot
+    }
+
+    var snapshot: Snapshot { Snapshot(audio: audio.snapshot, video: video.snapshot) }
+}

@@ -1,1 +1,0 @@
-print("fanout-bench: not yet")
