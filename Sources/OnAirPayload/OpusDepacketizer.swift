@@ -42,28 +42,38 @@ public struct OpusDepacketizer: Sendable {
 
     /// Takes one RTP packet in arrival order; calls `emit` for each Opus packet now in order.
     public mutating func receive(_ packet: RTPPayloadPacket, emit: (Frame) -> Void) {
-        var statistics = self.statistics
-        var expected = expectedTimestamp
         statistics.packetsReceived += 1
-        let disposition = reorder.insert(packet) { packet, lost in
-            statistics.packetsLost += lost
-            guard let info = try? OpusPacketInfo(packet: packet.payload) else {
-                statistics.packetsMalformed += 1
-                return
-            }
-            let gap = expected.map { Int(Int32(bitPattern: packet.timestamp &- $0)) } ?? 0
-            expected = packet.timestamp &+ UInt32(info.durationSamples)
-            statistics.framesEmitted += 1
-            emit(Frame(timestamp: packet.timestamp, packet: packet.payload, info: info,
-                       packetsLostBefore: lost, gapSamples: gap))
-        }
+        // The reorder buffer calls back with packets in order; the per-packet state lives in
+        // locals meanwhile so the closure does not capture `self` while `reorder` is mutated.
+        var state = (statistics: statistics, expected: expectedTimestamp)
+        let disposition = reorder.insert(packet) { Self.deliver($0, lostBefore: $1, state: &state, emit: emit) }
         switch disposition {
         case .accepted: break
-        case .duplicate: statistics.packetsDuplicate += 1
-        case .late: statistics.packetsLate += 1
+        case .duplicate: state.statistics.packetsDuplicate += 1
+        case .late: state.statistics.packetsLate += 1
         }
-        self.statistics = statistics
-        expectedTimestamp = expected
+        (statistics, expectedTimestamp) = state
+    }
+
+    /// Gives up waiting for missing packets and delivers what the reorder window holds.
+    public mutating func flush(emit: (Frame) -> Void) {
+        var state = (statistics: statistics, expected: expectedTimestamp)
+        reorder.flush { Self.deliver($0, lostBefore: $1, state: &state, emit: emit) }
+        (statistics, expectedTimestamp) = state
+    }
+
+    private static func deliver(_ packet: RTPPayloadPacket, lostBefore: Int,
+                                state: inout (statistics: Statistics, expected: UInt32?), emit: (Frame) -> Void) {
+        state.statistics.packetsLost += lostBefore
+        guard let info = try? OpusPacketInfo(packet: packet.payload) else {
+            state.statistics.packetsMalformed += 1
+            return
+        }
+        let gap = state.expected.map { Int(Int32(bitPattern: packet.timestamp &- $0)) } ?? 0
+        state.expected = packet.timestamp &+ UInt32(info.durationSamples)
+        state.statistics.framesEmitted += 1
+        emit(Frame(timestamp: packet.timestamp, packet: packet.payload, info: info,
+                   packetsLostBefore: lostBefore, gapSamples: gap))
     }
 
     /// ``receive(_:emit:)`` returning the frames.
