@@ -7,9 +7,10 @@ public struct H264AccessUnit: Hashable, Sendable {
     public var nalUnits: [[UInt8]]
     /// The access unit holds an IDR picture and arrived whole: decoding can start here.
     public var isKeyframe: Bool
-    /// The newest SPS seen in this stream up to and including this access unit.
+    /// The newest SPS among the access units handed out so far, this one included (what a
+    /// packager puts in its avcC). Nil until one has come.
     public var sps: [UInt8]?
-    /// The newest PPS seen in this stream up to and including this access unit.
+    /// The newest PPS among the access units handed out so far, this one included.
     public var pps: [UInt8]?
 
     public init(timestamp: UInt32, nalUnits: [[UInt8]], isKeyframe: Bool, sps: [UInt8]? = nil, pps: [UInt8]? = nil) {

@@ -10,6 +10,9 @@
 /// - after a loss or malformed packet, nothing is handed out until the next complete IDR
 ///   access unit (and, by default, nothing before the first one), so a decoder or
 ///   packager never sees a picture whose references are missing;
+/// - an access unit right after a loss (or the first one of a joined stream) counts as
+///   complete only if it opens with an access unit delimiter or an SPS, since its first
+///   packets may be among those lost;
 /// - `isKeyframe` is true only for complete access units containing an IDR picture;
 /// - hostile payloads are counted in ``statistics`` and never trap.
 public struct H264Depacketizer: Sendable {
