@@ -16,7 +16,7 @@ extension LLHLSPackager {
         var events: [Event] = []
         if originTimestamp == nil {
             guard isSync else {
-                droppedBeforeFirstKeyframe += 1
+                droppedWhileAwaitingKeyframe += 1
                 return []
             }
             originTimestamp = timestamp
@@ -26,22 +26,29 @@ extension LLHLSPackager {
             throw .timestampNotIncreasing(previous: previous, received: timestamp)
         }
         let ticks = timestamp - (originTimestamp ?? timestamp)
-        if let last = lastLeadTicks {
+        if videoStalled {
+            // Audio carried the stream meanwhile; only an IDR can start video again.
+            guard isSync else {
+                droppedWhileAwaitingKeyframe += 1
+                return []
+            }
+            resumeVideo(atTicks: ticks, events: &events)
+        } else if let last = lastLeadTicks {
             let interval = ticks - last
-            open?.settleLastDuration(interval)
-            // A pause (frames lost upstream) must not be predicted for the next frame.
-            if interval <= leadTimescale { leadDelta = interval }
+            open?.settleLastDuration(interval, limit: partTargetTicks)
+            // Frame intervals predict the next one; a pause (frames lost upstream) does not.
+            if interval * 2 <= partTargetTicks { leadDelta = interval }
         }
         let segmentStart = store.current?.startTicks ?? ticks
         if isSync, ticks - segmentStart >= segmentTargetTicks {
-            closePart(endTicks: ticks, events: &events)
+            closePart(events: &events)
             closeSegment(endTicks: ticks, events: &events)
             store.openSegment(startTicks: ticks)
-            keyframeWanted = false
+            keyframeRequests = 0
         } else if let part = open, !part.isEmpty,
-                  ticks - part.startTicks + leadDelta > partTargetTicks
+                  ticks - part.startTicks + leadDelta > partTargetTicks || part.endTicks < ticks
                     || (isSync && leadIsVideo && (part.isIndependent || meetsPartFloor(ticks - part.startTicks))) {
-            closePart(endTicks: ticks, events: &events)
+            closePart(events: &events)
         }
         var part = open ?? PartAssembler(trackID: 1, startTicks: ticks, isIndependent: isSync)
         part.appendLead(data, duration: leadDelta, isSync: isSync)
@@ -49,20 +56,22 @@ extension LLHLSPackager {
         lastLeadTicks = ticks
         lastLeadInput = timestamp
 
+        // Ask again every segment target while no IDR comes (a PLI can be lost).
         let elapsed = ticks - (store.current?.startTicks ?? ticks)
-        if leadIsVideo, !isSync, !keyframeWanted, elapsed >= segmentTargetTicks {
-            keyframeWanted = true
+        if leadIsVideo, !isSync, elapsed >= segmentTargetTicks * Int64(keyframeRequests + 1) {
+            keyframeRequests += 1
             events.append(.keyframeWanted)
         }
         if part.durationTicks + leadDelta > partTargetTicks {
-            closePart(endTicks: ticks + leadDelta, events: &events)
+            closePart(events: &events)
         }
         return events
     }
 
-    /// Publishes the open part, taking the follower's frames that start before `endTicks`.
-    /// At the end of the stream `takeAllFollowerFrames` puts every queued frame in the part.
-    mutating func closePart(endTicks: Int64, takeAllFollowerFrames: Bool = false, events: inout [Event]) {
+    /// Publishes the open part, ending where its samples end, with the follower's frames
+    /// that start before that. At the end of the stream `takeAllFollowerFrames` puts
+    /// every queued frame in it.
+    mutating func closePart(takeAllFollowerFrames: Bool = false, events: inout [Event]) {
         guard let part = open else { return }
         open = nil
         guard !part.isEmpty else { return }
@@ -70,14 +79,20 @@ extension LLHLSPackager {
         if var queue = follower, let origin = originTimestamp {
             let followerOrigin = MediaTime.rescale(origin, from: leadTimescale, to: queue.timescale)
             let end = takeAllFollowerFrames ? Int64.max
-                : followerOrigin + MediaTime.rescale(endTicks, from: leadTimescale, to: queue.timescale)
+                : followerOrigin + MediaTime.rescale(part.endTicks, from: leadTimescale, to: queue.timescale)
             followerFragment = queue.take(before: end, origin: followerOrigin)
             follower = queue
         }
-        let bytes = part.fragment(sequenceNumber: nextFragmentSequence, follower: followerFragment)
+        publish(part.fragment(sequenceNumber: nextFragmentSequence, follower: followerFragment),
+                startTicks: part.startTicks, endTicks: part.endTicks, isIndependent: part.isIndependent,
+                leadSamples: part.sampleCount, events: &events)
+    }
+
+    mutating func publish(_ bytes: [UInt8], startTicks: Int64, endTicks: Int64, isIndependent: Bool,
+                          leadSamples: Int, events: inout [Event]) {
         nextFragmentSequence &+= 1
-        guard let published = store.publishPart(bytes: bytes, startTicks: part.startTicks, endTicks: endTicks,
-                                                isIndependent: part.isIndependent, leadSamples: part.sampleCount)
+        guard let published = store.publishPart(bytes: bytes, startTicks: startTicks, endTicks: endTicks,
+                                                isIndependent: isIndependent, leadSamples: leadSamples)
         else { return }
         revision += 1
         events.append(.partPublished(number: published.number, position: published.position))

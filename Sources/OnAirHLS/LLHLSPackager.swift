@@ -41,7 +41,8 @@ public struct LLHLSPackager: Sendable {
     var lastLeadInput: Int64? = nil
     var leadDelta: Int64
     var nextFragmentSequence: UInt32 = 1
-    var keyframeWanted = false
+    var keyframeRequests = 0
+    var videoStalled = false
     var programDateTimeAnchor: (unixMilliseconds: Int64, mediaTimestamp: Int64)? = nil
     var peakBitrate = 0
 
@@ -53,8 +54,9 @@ public struct LLHLSPackager: Sendable {
     /// made a longer segment (RFC 8216bis §4.4.3.1: every EXTINF rounded to the nearest
     /// integer is at most this).
     public internal(set) var targetDuration: Int
-    /// Video access units dropped while waiting for the first IDR.
-    public internal(set) var droppedBeforeFirstKeyframe = 0
+    /// Video access units dropped while waiting for an IDR: before the first one, and
+    /// after video stalled (see `LLHLSPackager+VideoStall.swift`).
+    public internal(set) var droppedWhileAwaitingKeyframe = 0
 
     public init(configuration: LLHLSConfiguration = LLHLSConfiguration(), tracks: HLSTrackConfiguration)
         throws(HLSPackagerError)
@@ -86,14 +88,14 @@ public struct LLHLSPackager: Sendable {
     }
 
     /// Adds an H.264 access unit. Before the first IDR, access units are dropped (nothing
-    /// can be decoded without one).
+    /// can be decoded without one). Ignored when the stream has no video track.
     public mutating func append(_ unit: VideoAccessUnit) throws(HLSPackagerError) -> [Event] {
         guard !isFinished else { throw .finished }
         guard leadIsVideo else { return [] }
         return try appendLead(unit.data, timestamp: unit.timestamp, isSync: unit.isKeyframe)
     }
 
-    /// Adds an AAC frame.
+    /// Adds an AAC frame. Ignored when the stream has no audio track.
     public mutating func append(_ frame: AudioFrame) throws(HLSPackagerError) -> [Event] {
         guard !isFinished else { throw .finished }
         guard leadIsVideo else { return try appendLead(frame.data, timestamp: frame.timestamp, isSync: true) }
@@ -103,7 +105,9 @@ public struct LLHLSPackager: Sendable {
         }
         queue.push(frame)
         follower = queue
-        return []
+        var events: [Event] = []
+        followAudioIfVideoStalled(events: &events)
+        return events
     }
 
     /// Ends the stream: the open part and segment are published, the playlist gets
@@ -111,11 +115,11 @@ public struct LLHLSPackager: Sendable {
     public mutating func finish() -> [Event] {
         guard !isFinished else { return [] }
         var events: [Event] = []
-        if let last = lastLeadTicks {
-            let end = last + leadDelta
-            closePart(endTicks: end, takeAllFollowerFrames: true, events: &events)
-            closeSegment(endTicks: end, events: &events)
+        if videoStalled {
+            publishAudioOnlyParts(before: .max, flushRemainder: true, events: &events)
         }
+        closePart(takeAllFollowerFrames: true, events: &events)
+        if let end = store.current?.endTicks { closeSegment(endTicks: end, events: &events) }
         follower?.discardAll()
         isFinished = true
         revision += 1

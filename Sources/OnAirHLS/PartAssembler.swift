@@ -27,9 +27,17 @@ struct PartAssembler {
         lead.data.append(contentsOf: data)
     }
 
-    /// Replaces the last sample's provisional duration once the next sample's time is known.
-    mutating func settleLastDuration(_ duration: Int64) {
-        guard !lead.samples.isEmpty else { return }
+    /// End of the part on the lead track's timeline.
+    var endTicks: Int64 { startTicks + durationTicks }
+
+    /// Replaces the last sample's provisional duration once the next sample's time is
+    /// known, but never so that the part outgrows `limit` (RFC 8216bis §4.4.4.9: a part
+    /// lasts at most the part target). A longer interval (frames lost upstream) leaves a
+    /// hole in the timeline after this part instead.
+    mutating func settleLastDuration(_ interval: Int64, limit: Int64) {
+        guard let last = lead.samples.last else { return }
+        let before = durationTicks - Int64(last.duration)
+        let duration = max(1, min(interval, max(Int64(last.duration), limit - before)))
         lead.samples[lead.samples.count - 1].duration = UInt32(clamping: duration)
     }
 

@@ -17,12 +17,13 @@ struct FFprobeInteropTests {
 
     static let probeEntries = "stream=codec_name,codec_type,profile,width,height,nb_read_frames,sample_rate,channels"
 
-    func package(audio: Bool = true, partTarget: Duration = .milliseconds(333)) throws -> Written {
+    func package(audio: Bool = true, partTarget: Duration = .milliseconds(333),
+                 missingVideo: Range<Int> = 0..<0) throws -> Written {
         let media = try TestMedia.shared.get()
         var packager = try LLHLSPackager(configuration: LLHLSConfiguration(partTarget: partTarget),
                                          tracks: try media.trackConfiguration(audio: audio))
         packager.anchorProgramDateTime(unixMilliseconds: 1_700_000_000_000, mediaTimestamp: TestMedia.videoStart)
-        _ = try media.feed(&packager, audio: audio)
+        _ = try media.feed(&packager, audio: audio, missingVideo: missingVideo)
         _ = packager.finish()
         let directory = try makeTemporaryDirectory("probe")
         let names = packager.configuration.names
@@ -36,7 +37,7 @@ struct FFprobeInteropTests {
         try write(Array(packager.renderMediaPlaylist().utf8), to: directory.appendingPathComponent(names.mediaPlaylist))
         try write(Array(packager.multivariantPlaylist().render().utf8),
                   to: directory.appendingPathComponent(names.multivariantPlaylist))
-        return Written(directory: directory, packager: packager, fedPictures: media.pictures.count,
+        return Written(directory: directory, packager: packager, fedPictures: media.pictures.count - missingVideo.count,
                        fedAudioFrames: audio ? media.audioFrames.count : 0)
     }
 
@@ -112,6 +113,19 @@ struct FFprobeInteropTests {
                                         "-map", "0", "-f", "null", "-"])
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty, "ffmpeg: \(output.stderr)")
+    }
+
+    /// Video missing from 1.33 s to 3 s (camera off) while audio goes on: the audio-only
+    /// parts in between and the return at the IDR of frame 90 decode without an error.
+    @Test func streamWithAVideoStallDecodes() throws {
+        let written = try package(missingVideo: 40..<90)
+        defer { try? FileManager.default.removeItem(at: written.directory) }
+        #expect(written.packager.segments.flatMap(\.parts).contains { part in
+            (try? BoxWalker(Array(part.bytes)).runs(moofStart: 0).map(\.trackID)) == [2]
+        })
+        let (streams, errors) = try probe(written.directory.appendingPathComponent("media.m3u8"))
+        #expect(errors.isEmpty, "ffprobe: \(errors)")
+        expectStreams(streams, written, sourceLabel: "stalled media.m3u8")
     }
 
     @Test func videoOnlyStreamDecodes() throws {

@@ -126,7 +126,7 @@ struct PackagerSegmentationTests {
         var stream = SyntheticStream(keyframes: [5, 65])
         let early = try stream.feed(0..<5, to: &packager)
         #expect(early.isEmpty)
-        #expect(packager.droppedBeforeFirstKeyframe == 5)
+        #expect(packager.droppedWhileAwaitingKeyframe == 5)
         #expect(!packager.hasContent)
         _ = try stream.feed(5..<30, to: &packager)
         let first = try #require(packager.segmentInProgress?.parts.first)

@@ -9,6 +9,8 @@ struct SyntheticStream {
 
     var isKeyframe: (Int) -> Bool
     var withAudio: Bool
+    /// Video frames that never arrive (audio still does).
+    var missingVideo: Range<Int> = 0..<0
     private(set) var nextAudio = 0
 
     init(keyframeEvery: Int = 60, withAudio: Bool = true) {
@@ -45,7 +47,9 @@ struct SyntheticStream {
                                                      timestamp: Self.audioEpoch + Int64(nextAudio) * 1024))
             nextAudio += 1
         }
-        events += try packager.append(Self.picture(index, keyframe: isKeyframe(index)))
+        if !missingVideo.contains(index) {
+            events += try packager.append(Self.picture(index, keyframe: isKeyframe(index)))
+        }
         return events
     }
 

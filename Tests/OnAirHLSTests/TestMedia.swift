@@ -70,7 +70,8 @@ struct TestMedia: Sendable {
 
     /// Feeds every picture and audio frame in timestamp order, as the relay would, and
     /// returns the events.
-    func feed(_ packager: inout LLHLSPackager, audio withAudio: Bool = true) throws -> [LLHLSPackager.Event] {
+    func feed(_ packager: inout LLHLSPackager, audio withAudio: Bool = true,
+              missingVideo: Range<Int> = 0..<0) throws -> [LLHLSPackager.Event] {
         var events: [LLHLSPackager.Event] = []
         var videoIndex = 0
         var audioIndex = 0
@@ -81,9 +82,9 @@ struct TestMedia: Sendable {
                 || (videoIndex < pictures.count && videoIndex * 48000 <= audioIndex * 1024 * 30)
             if videoFirst {
                 let picture = pictures[videoIndex]
-                events += try packager.append(VideoAccessUnit(
+                if !missingVideo.contains(videoIndex) { events += try packager.append(VideoAccessUnit(
                     data: picture.avcc, timestamp: Self.videoStart + Int64(videoIndex) * 3000,
-                    isKeyframe: picture.isKeyframe))
+                    isKeyframe: picture.isKeyframe)) }
                 videoIndex += 1
             } else {
                 events += try packager.append(AudioFrame(
