@@ -38,6 +38,8 @@ enum MediaTools {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("onair-payload-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // Encoded media can be megabytes: remove it when the test process ends.
+        atexit { try? FileManager.default.removeItem(at: MediaTools.directory) }
         return url
     }()
 
