@@ -2,8 +2,8 @@ import OnAirWire
 
 /// What the packager muxes: an H.264 track, an AAC track, or both (in one fMP4 stream).
 public struct HLSTrackConfiguration: Sendable, Equatable {
-    public var video: AVCSampleEntry?
-    public var audio: AudioSpecificConfig?
+    public let video: AVCSampleEntry?
+    public let audio: AudioSpecificConfig?
 
     /// At least one track; AAC must be a 1024-sample-frame object type at a known rate.
     public init(video: AVCSampleEntry?, audio: AudioSpecificConfig?) throws(WireError) {

@@ -7,6 +7,10 @@
 /// tracks are published by the same event, and there are no rendition reports to keep in
 /// step. Players (ffmpeg, hls.js, Safari, Chromium) all accept muxed fMP4.
 ///
+/// Audio frames are placed by the video: a part takes the audio that starts before its
+/// end. If video stops while audio goes on, audio-only parts keep the playlist moving
+/// until the next IDR (`LLHLSPackager+VideoStall.swift`).
+///
 /// Sans-I/O: nothing here reads a clock. Time is the media time of the samples; the
 /// wall clock enters only through ``anchorProgramDateTime(unixMilliseconds:mediaTimestamp:)``.
 /// Inputs arrive in timestamp order per track; the relay serializes calls (one event loop).
@@ -17,8 +21,9 @@ public struct LLHLSPackager: Sendable {
         case partPublished(number: Int, position: PartPosition)
         /// A Media Segment is complete and listed.
         case segmentCompleted(mediaSequence: Int)
-        /// The segment has reached its target length without an IDR: ask the publisher
-        /// for a keyframe (RTCP PLI) so that segments stay near the target.
+        /// Ask the publisher for a keyframe (RTCP PLI, RFC 4585 §6.3.1): the segment has
+        /// reached its target length without an IDR (repeated every further target
+        /// length, in case a PLI is lost), or video stalled and only an IDR resumes it.
         case keyframeWanted
         /// ``finish()`` was called: the playlist has EXT-X-ENDLIST.
         case ended
