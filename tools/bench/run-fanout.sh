@@ -8,12 +8,14 @@ cd "$(dirname "$0")/../.."
 scratch=${SCRATCH:-.build}
 swift build -c release --product relay --scratch-path "$scratch"
 swift build -c release --product fanout-bench --scratch-path "$scratch"
-pion=${PION_BIN:-/tmp/refpeer/bin/relay}
-if [ ! -x "$pion" ] && [ -z "$PION_BIN" ]; then
-    if command -v go >/dev/null 2>&1 && [ -d /usr/share/gocode/src/github.com/pion/webrtc ]; then
+# PION_BIN= (empty) skips the Pion comparison.
+pion=${PION_BIN-/tmp/refpeer/bin/relay}
+if [ -n "$pion" ] && [ ! -x "$pion" ]; then
+    if command -v go >/dev/null 2>&1 && [ -d /usr/share/gocode/src/github.com/pion/webrtc ] \
+        && [ "$pion" = /tmp/refpeer/bin/relay ]; then
         /work/shared/refpeer/build.sh /tmp/refpeer
     else
-        echo "run-fanout: no Pion relay ($pion); install golang-go golang-github-pion-webrtc.v3-dev and run" \
+        echo "run-fanout: no Pion relay at $pion; install golang-go golang-github-pion-webrtc.v3-dev and run" \
              "/work/shared/refpeer/build.sh /tmp/refpeer to compare; running OnAir only" >&2
         pion=""
     fi

@@ -12,6 +12,12 @@ struct FanoutBench: ParsableCommand {
     @Option(help: "OnAir relay executable to start (ignored with --relay-url).")
     var relayBin = ".build/release/relay"
 
+    @Option(parsing: .singleValue, help: "Extra argument for the OnAir relay we start (repeatable), e.g. --relay-arg=--config --relay-arg=bench.yaml.")
+    var relayArg: [String] = []
+
+    @Option(parsing: .singleValue, help: "Extra KEY=VALUE environment for the OnAir relay we start (repeatable).")
+    var relayEnv: [String] = []
+
     @Option(help: "Attach to a running OnAir relay at this base URL (e.g. http://127.0.0.1:8080) instead of starting one.")
     var relayURL: String?
 
@@ -83,13 +89,19 @@ struct FanoutBench: ParsableCommand {
         var results: [LevelResult] = []
         var relays: [String] = []
 
+        var environment = ["ONAIR_MEDIA_BIND": "127.0.0.1", "ONAIR_HTTP_HOST": "127.0.0.1"]
+        for pair in relayEnv {
+            guard let equals = pair.firstIndex(of: "=") else { throw ValidationError("--relay-env wants KEY=VALUE, got \(pair)") }
+            environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
         let onair: RelayProcess
         if let relayURL {
             onair = RelayProcess(name: "onair", attachingTo: relayURL, pid: relayPID)
         } else {
             onair = try RelayProcess(
-                name: "onair", executable: relayBin, arguments: ["serve", "--http-port", "\(httpPort)", "--udp-port", "\(udpPort)"],
-                environment: ["ONAIR_MEDIA_BIND": "127.0.0.1", "ONAIR_HTTP_HOST": "127.0.0.1"],
+                name: "onair", executable: relayBin,
+                arguments: ["serve", "--http-port", "\(httpPort)", "--udp-port", "\(udpPort)"] + relayArg,
+                environment: environment,
                 core: relayCore, httpPort: httpPort, logPath: "/tmp/fanout-bench-onair.log")
         }
         relays.append("onair")
