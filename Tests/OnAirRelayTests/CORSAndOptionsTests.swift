@@ -1,0 +1,89 @@
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import OnAirRelay
+
+/// OPTIONS (RFC 9725 §4.1, CORS preflight) and CORS headers on every response.
+@Suite("OPTIONS and CORS")
+struct CORSAndOptionsTests {
+    static let origin = HTTPField.Name("Origin")!
+    static let acceptPost = HTTPField.Name("Accept-Post")!
+    static let link = HTTPField.Name("Link")!
+
+    @Test("OPTIONS without Origin: 204 with Accept-Post: application/sdp and no CORS headers",
+          arguments: ["/whip/42", "/whep/42", "/whip/42/someid"])
+    func optionsPlain(uri: String) async throws {
+        try await withRelay { _, client in
+            let response = try await client.execute(uri: uri, method: .options)
+            #expect(response.status == .noContent)
+            #expect(response.headers[Self.acceptPost] == "application/sdp")
+            #expect(response.headers[.allow]?.contains("POST") == true)
+            #expect(response.headers[.accessControlAllowOrigin] == nil)
+        }
+    }
+
+    @Test("a CORS preflight: 204 allowing the methods and headers WHIP/WHEP clients use")
+    func preflight() async throws {
+        try await withRelay { _, client in
+            let response = try await client.execute(uri: "/whip/42", method: .options, headers: [
+                Self.origin: "https://studio.example", .accessControlRequestMethod: "POST",
+                .accessControlRequestHeaders: "authorization, content-type",
+            ])
+            #expect(response.status == .noContent)
+            #expect(response.headers[Self.acceptPost] == "application/sdp")
+            #expect(response.headers[.accessControlAllowOrigin] == "*")
+            let methods = try #require(response.headers[.accessControlAllowMethods])
+            for method in ["POST", "PATCH", "DELETE", "OPTIONS"] { #expect(methods.contains(method), "\(methods)") }
+            let headers = try #require(response.headers[.accessControlAllowHeaders]).lowercased()
+            for header in ["authorization", "content-type", "if-match"] { #expect(headers.contains(header), "\(headers)") }
+            let exposed = try #require(response.headers[.accessControlExposeHeaders]).lowercased()
+            for header in ["location", "etag", "link"] { #expect(exposed.contains(header), "\(exposed)") }
+        }
+    }
+
+    @Test("responses to a page's POST carry CORS headers, errors included (so scripts read the reason)")
+    func corsOnResponses() async throws {
+        try await withRelay { _, client in
+            let headers: HTTPFields = [Self.origin: "https://studio.example"]
+            let created = try await client.post("/whip/42", TestOffers.publisher(), headers: headers)
+            #expect(created.status == .created)
+            #expect(created.headers[.accessControlAllowOrigin] == "*")
+            #expect(created.headers[.accessControlExposeHeaders]?.contains("Location") == true)
+            let refused = try await client.post("/whep/nobody", TestOffers.viewer(), headers: headers)
+            #expect(refused.status == .conflict)
+            #expect(refused.headers[.accessControlAllowOrigin] == "*")
+            #expect(refused.headers[.accessControlExposeHeaders]?.contains("Retry-After") == true)
+            #expect(refused.headers[.retryAfter] != nil)
+        }
+    }
+
+    @Test("with an origin list, only listed origins are echoed")
+    func originList() async throws {
+        try await withRelay({ $0.http.corsOrigins = ["https://good.example"] }) { _, client in
+            let good = try await client.execute(uri: "/whip/42", method: .options, headers: [Self.origin: "https://good.example"])
+            #expect(good.headers[.accessControlAllowOrigin] == "https://good.example")
+            #expect(good.headers[.vary]?.contains("Origin") == true)
+            let evil = try await client.execute(uri: "/whip/42", method: .options, headers: [Self.origin: "https://evil.example"])
+            #expect(evil.status == .noContent)
+            #expect(evil.headers[.accessControlAllowOrigin] == nil)
+            let post = try await client.post("/whip/42", TestOffers.publisher(), headers: [Self.origin: "https://evil.example"])
+            #expect(post.headers[.accessControlAllowOrigin] == nil)
+        }
+    }
+
+    @Test("configured ICE servers are advertised as Link rel=ice-server on OPTIONS and on 201 (RFC 9725 §4.6)")
+    func iceServerLinks() async throws {
+        try await withRelay({ config in
+            config.iceServers = [RelayConfig.ICEServer(url: "stun:stun.example.org:3478"),
+                                 RelayConfig.ICEServer(url: "turn:turn.example.org", username: "u", credential: "p")]
+        }) { _, client in
+            let options = try await client.execute(uri: "/whip/42", method: .options)
+            let links = options.headers[values: Self.link]
+            #expect(links.count == 2, "\(links)")
+            #expect(links.contains { $0.hasPrefix("<stun:stun.example.org:3478>") && $0.contains("rel=\"ice-server\"") })
+            #expect(links.contains { $0.hasPrefix("<turn:turn.example.org>") && $0.contains("username=\"u\"") && $0.contains("credential=\"p\"") })
+            let created = try await client.publish()
+            #expect(created.response.headers[values: Self.link].count == 2)
+        }
+    }
+}

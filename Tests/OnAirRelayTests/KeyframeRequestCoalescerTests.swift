@@ -1,0 +1,67 @@
+import OnAirWire
+import Testing
+@testable import OnAirRelay
+
+/// Keyframe request (PLI) coalescing, driven by a manual clock.
+@Suite("KeyframeRequestCoalescer")
+struct KeyframeRequestCoalescerTests {
+    let t0 = MonoTime.seconds(100)
+
+    @Test("the first request goes out; more within the interval become one pending request")
+    func coalesces() {
+        let coalescer = Driven(KeyframeRequestCoalescer(interval: .milliseconds(500)))
+        #expect(coalescer.request(now: t0))
+        #expect(coalescer.sent == 1)
+        for ms in [1, 100, 200, 300, 499] {
+            #expect(!coalescer.request(now: t0 + .milliseconds(ms)), "\(ms) ms")
+        }
+        #expect(coalescer.sent == 1 && coalescer.suppressed == 4)
+        #expect(!coalescer.poll(now: t0 + .milliseconds(499)))
+        #expect(coalescer.poll(now: t0 + .milliseconds(500)))
+        #expect(coalescer.sent == 2)
+        // Nothing pending any more.
+        #expect(!coalescer.poll(now: t0 + .milliseconds(2000)))
+        #expect(coalescer.sent == 2)
+    }
+
+    @Test("a held request waits a full interval after the last PLI, not after itself")
+    func intervalCountsFromLastSent() {
+        let coalescer = Driven(KeyframeRequestCoalescer(interval: .milliseconds(500)))
+        #expect(coalescer.request(now: t0))
+        #expect(!coalescer.poll(now: t0 + .milliseconds(550)))  // nothing was held
+        #expect(coalescer.request(now: t0 + .milliseconds(600)))  // interval over: goes at once
+        #expect(!coalescer.request(now: t0 + .milliseconds(700)))
+        #expect(!coalescer.poll(now: t0 + .milliseconds(1099)))
+        #expect(coalescer.poll(now: t0 + .milliseconds(1100)))
+        #expect(coalescer.sent == 3 && coalescer.suppressed == 0)
+    }
+
+    @Test("a keyframe arriving on its own satisfies the pending request")
+    func keyframeSatisfiesPending() {
+        let coalescer = Driven(KeyframeRequestCoalescer(interval: .milliseconds(500)))
+        #expect(coalescer.request(now: t0))
+        #expect(!coalescer.request(now: t0 + .milliseconds(100)))
+        coalescer.keyframeArrived()
+        #expect(!coalescer.poll(now: t0 + .milliseconds(600)))
+        #expect(!coalescer.poll(now: t0 + .seconds(5)))
+        #expect(coalescer.sent == 1)
+    }
+
+    @Test("a thousand viewers asking every 10 ms for 10 s cause at most one PLI per interval")
+    func storm() {
+        let coalescer = Driven(KeyframeRequestCoalescer(interval: .milliseconds(500)))
+        var sent = 0
+        for tick in 0..<1000 {
+            let now = t0 + .milliseconds(10 * tick)
+            for _ in 0..<1000 where coalescer.request(now: now) { sent += 1 }
+            if coalescer.poll(now: now) { sent += 1 }
+        }
+        #expect(sent == 20)  // one at 0 ms, then one each 500 ms up to 9.5 s
+        #expect(coalescer.sent == 20)
+    }
+
+    @Test("the default interval is half a second")
+    func defaultInterval() {
+        #expect(KeyframeRequestCoalescer().interval == .milliseconds(500))
+    }
+}

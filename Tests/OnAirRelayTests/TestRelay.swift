@@ -1,0 +1,73 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOPosix
+import OnAirDTLS
+import Testing
+@testable import OnAirRelay
+
+/// A real relay in the test process, wired like ``RelayServer/run(onReady:)``: a DTLS
+/// certificate, the UDP media socket on 127.0.0.1 port 0, the ``RelayEngine`` on a NIO event
+/// loop with its timers, and the HTTP router. Requests go to the router's responder
+/// (`.router`) or through a real HTTP server on a free port (`.live`).
+final class TestRelay: Sendable {
+    let config: RelayConfig
+    let engine: RelayEngine
+    let socket: UDPMediaSocket
+    let certificate: DTLSCertificate
+    let logger: Logger
+
+    var udpPort: Int { socket.localPort }
+
+    private init(config: RelayConfig, engine: RelayEngine, socket: UDPMediaSocket, certificate: DTLSCertificate, logger: Logger) {
+        self.config = config
+        self.engine = engine
+        self.socket = socket
+        self.certificate = certificate
+        self.logger = logger
+    }
+
+    /// Starts the media plane with the defaults changed by `configure` (the UDP port is always 0).
+    static func start(_ configure: (inout RelayConfig) -> Void = { _ in }) async throws -> TestRelay {
+        var config = RelayConfig()
+        configure(&config)
+        config.media.bind = "127.0.0.1"
+        config.media.udpPort = 0
+        let logger = Logger(label: "relaytests", factory: { _ in SwiftLogNoOpLogHandler() })
+        let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay tests", validity: .seconds(86_400))
+        let socket = try UDPMediaSocket(host: config.media.bind, port: config.media.udpPort)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let engine = RelayEngine(loop: loop, sender: socket.sender, udpPort: socket.localPort,
+                                 config: config, certificate: certificate, logger: logger)
+        try await socket.start(on: loop, receiver: engine)
+        engine.startTimers()
+        return TestRelay(config: config, engine: engine, socket: socket, certificate: certificate, logger: logger)
+    }
+
+    func stop() async {
+        try? await engine.perform { $0.shutdown() }
+        await socket.close()
+    }
+
+    func application(port: Int = 0) -> some ApplicationProtocol {
+        Application(router: RelayRouter.build(engine: engine, config: config, logger: logger),
+                    configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "OnAir"),
+                    logger: logger)
+    }
+}
+
+/// Runs `body` with a fresh relay (configured by `configure`) and a client for its HTTP
+/// surface; the relay is stopped afterwards, also when `body` throws.
+func withRelay(_ configure: (inout RelayConfig) -> Void = { _ in }, setup: TestingSetup = .router,
+               _ body: @escaping @Sendable (TestRelay, any TestClientProtocol) async throws -> Void) async throws {
+    let relay = try await TestRelay.start(configure)
+    do {
+        try await relay.application().test(setup) { client in try await body(relay, client) }
+    } catch {
+        await relay.stop()
+        throw error
+    }
+    await relay.stop()
+}
