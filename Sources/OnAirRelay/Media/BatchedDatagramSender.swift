@@ -13,7 +13,7 @@ public final class BatchedDatagramSender: @unchecked Sendable {
 
     private let fd: Int32
     private let arena: UnsafeMutableRawPointer
-    private let messages: UnsafeMutablePointer<mmsghdr>
+    private let messages: UnsafeMutablePointer<clive_mmsghdr>
     private let iovecs: UnsafeMutablePointer<iovec>
     private let addresses: UnsafeMutablePointer<sockaddr_storage>
     private var count = 0
@@ -32,7 +32,7 @@ public final class BatchedDatagramSender: @unchecked Sendable {
         messages = .allocate(capacity: capacity)
         iovecs = .allocate(capacity: capacity)
         addresses = .allocate(capacity: capacity)
-        messages.initialize(repeating: mmsghdr(), count: capacity)
+        messages.initialize(repeating: clive_mmsghdr(), count: capacity)
         iovecs.initialize(repeating: iovec(), count: capacity)
         addresses.initialize(repeating: sockaddr_storage(), count: capacity)
     }

@@ -11,7 +11,7 @@ final class ReceiveBatch {
     let capacity: Int
     private let data: UnsafeMutableRawPointer
     private let control: UnsafeMutableRawPointer
-    private let messages: UnsafeMutablePointer<mmsghdr>
+    private let messages: UnsafeMutablePointer<clive_mmsghdr>
     private let iovecs: UnsafeMutablePointer<iovec>
     private let addresses: UnsafeMutablePointer<sockaddr_in>
 
@@ -22,7 +22,7 @@ final class ReceiveBatch {
         messages = .allocate(capacity: capacity)
         iovecs = .allocate(capacity: capacity)
         addresses = .allocate(capacity: capacity)
-        messages.initialize(repeating: mmsghdr(), count: capacity)
+        messages.initialize(repeating: clive_mmsghdr(), count: capacity)
         addresses.initialize(repeating: sockaddr_in(), count: capacity)
         for i in 0..<capacity {
             iovecs[i] = iovec(iov_base: data + i * Self.datagramSize, iov_len: Self.datagramSize)
