@@ -32,6 +32,9 @@ public enum ChatConfigLoader {
             return try YAMLDecoder().decode(ChatConfig.self, from: text)
         } catch let error as UnknownChatConfigKey {
             throw Problem(description: "\(origin): \(error)")
+        } catch DecodingError.dataCorrupted(let context) where context.underlyingError is UnknownChatConfigKey {
+            // Yams wraps errors thrown by init(from:) that are not DecodingErrors.
+            throw Problem(description: "\(origin): \(context.underlyingError!)")
         } catch let error as DecodingError {
             throw Problem(description: "\(origin): \(describe(error))")
         } catch {

@@ -12,10 +12,14 @@ public final class ChatOutlet: Sendable {
     /// The member id this connection gets when it joins (`c<id>`).
     public let id: UInt64
     let channel: any Channel
+    /// Larger messages go out as several frames (RFC 6455 §5.4 fragmentation), so that a client
+    /// with the same frame limit as ours (`limits.max_frame_bytes`) can read a long history.
+    let maxFrameBytes: Int
 
-    init(id: UInt64, channel: any Channel) {
+    init(id: UInt64, channel: any Channel, maxFrameBytes: Int) {
         self.id = id
         self.channel = channel
+        self.maxFrameBytes = max(maxFrameBytes, 1024)
     }
 
     var eventLoop: any EventLoop { channel.eventLoop }
@@ -36,7 +40,18 @@ public final class ChatOutlet: Sendable {
             channel.close(promise: nil)
             return
         }
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: payload), promise: nil)
+        guard payload.readableBytes > maxFrameBytes else {
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: payload), promise: nil)
+            return
+        }
+        var rest = payload
+        var opcode = WebSocketOpcode.text
+        while rest.readableBytes > maxFrameBytes {
+            // Slices share the payload's storage: no copy.
+            channel.write(WebSocketFrame(fin: false, opcode: opcode, data: rest.readSlice(length: maxFrameBytes)!), promise: nil)
+            opcode = .continuation
+        }
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .continuation, data: rest), promise: nil)
     }
 
     /// Drops the connection (the client sees 1006 and may reconnect).

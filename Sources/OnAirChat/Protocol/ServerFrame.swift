@@ -7,7 +7,7 @@ import Foundation
 ///     message      a new message (user, bot or system)
 ///     ack          your send was stored as message `id`
 ///     history      a page of older/newer messages
-///     presence     count changed: who joined / left since the last presence frame
+///     presence     count changed: who joined / left since the last presence frame (lists capped)
 ///     members      answer to who
 ///     room.closed  the stream ended: read-only from now on (after the system `message`)
 ///     room.opened  the stream (re)started: sends allowed again (after the system `message`)
@@ -18,7 +18,7 @@ public enum ServerFrame: Sendable, Encodable {
     case message(ChatMessage)
     case ack(ref: String?, id: Int64)
     case history(ref: String?, page: MessagePage)
-    case presence(count: Int, joined: [Member], left: [Member])
+    case presence(count: Int, joined: [Member], left: [Member], truncated: Bool)
     case members(ref: String?, count: Int, members: [Member], truncated: Bool)
     case roomClosed(room: String, reason: String, messageID: Int64?)
     case roomOpened(room: String, messageID: Int64?)
@@ -77,8 +77,9 @@ public enum ServerFrame: Sendable, Encodable {
         case .history(let ref, let page):
             try put("type", "history"); try put("ref", ref)
             try put("messages", page.messages.map(WireMessage.init)); try put("more", page.more)
-        case .presence(let count, let joined, let left):
+        case .presence(let count, let joined, let left, let truncated):
             try put("type", "presence"); try put("count", count); try put("joined", joined); try put("left", left)
+            if truncated { try put("truncated", true) }
         case .members(let ref, let count, let members, let truncated):
             try put("type", "members"); try put("ref", ref); try put("count", count); try put("members", members)
             try put("truncated", truncated)

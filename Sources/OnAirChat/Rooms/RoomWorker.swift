@@ -101,8 +101,9 @@ struct RoomWorker {
                                                    truncated: list.count < members.count)))
     }
 
+    /// Up to `member_list_limit` members (any of them: the count says how many there are).
     private func memberList() -> [ServerFrame.Member] {
-        members.values.lazy.map(\.info).sorted { $0.id < $1.id }.prefix(config.rooms.memberListLimit).map { $0 }
+        members.values.prefix(config.rooms.memberListLimit).map(\.info)
     }
 
     /// Sends batched presence changes now if the last batch is old enough, else once the
@@ -123,7 +124,10 @@ struct RoomWorker {
             return
         }
         let (joined, left) = presence.take(now: now)
-        fanOut.broadcast(encoder.encode(.presence(count: members.count, joined: joined, left: left)))
+        let limit = config.rooms.memberListLimit
+        fanOut.broadcast(encoder.encode(.presence(count: members.count, joined: Array(joined.prefix(limit)),
+                                                  left: Array(left.prefix(limit)),
+                                                  truncated: joined.count > limit || left.count > limit)))
     }
 
     // MARK: - messages
