@@ -18,12 +18,15 @@ public enum RelayConfigLoader {
             }
             let text = String(decoding: data, as: UTF8.self)
             do {
-                if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                // A file of comments only is an empty document: the defaults.
+                if try Yams.compose(yaml: text) != nil {
                     config = try YAMLDecoder().decode(RelayConfig.self, from: text)
                 }
             } catch let error as UnknownConfigKey {
                 throw Problem(description: "\(path): \(error)")
             } catch let error as DecodingError {
+                // Yams wraps errors thrown while decoding into dataCorrupted: unwrap ours.
+                if let unknown = unknownKey(in: error) { throw Problem(description: "\(path): \(unknown)") }
                 throw Problem(description: "\(path): \(describe(error))")
             } catch {
                 throw Problem(description: "\(path): \(error)")
@@ -69,11 +72,30 @@ public enum RelayConfigLoader {
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
         guard config.limits.maxBodyBytes >= 1024 else { throw Problem(description: "limits.max_body_bytes must be at least 1024") }
         for server in config.iceServers {
-            let scheme = server.url.split(separator: ":").first.map(String.init) ?? ""
-            guard ["stun", "stuns", "turn", "turns"].contains(scheme) else {
+            // RFC 7064 §3.1 / RFC 7065 §3.1: scheme ":" host [":" port] [query].
+            let parts = server.url.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let scheme = parts.first.map(String.init) ?? ""
+            let host = parts.count == 2 ? parts[1].prefix { $0 != ":" && $0 != "?" } : ""
+            guard ["stun", "stuns", "turn", "turns"].contains(scheme), !host.isEmpty else {
                 throw Problem(description: "ice_servers: '\(server.url)' must start with stun:, stuns:, turn: or turns:")
             }
         }
+    }
+
+    /// Our UnknownConfigKey, wherever Yams nested it.
+    static func unknownKey(in error: DecodingError) -> UnknownConfigKey? {
+        var current: (any Error)? = error
+        while let next = current {
+            if let unknown = next as? UnknownConfigKey { return unknown }
+            guard let decoding = next as? DecodingError else { return nil }
+            switch decoding {
+            case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
+                current = context.underlyingError
+            @unknown default:
+                return nil
+            }
+        }
+        return nil
     }
 
     static func describe(_ error: DecodingError) -> String {

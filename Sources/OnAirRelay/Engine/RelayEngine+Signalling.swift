@@ -106,7 +106,7 @@ extension RelayEngine {
         } catch {
             throw .badRequest("the body is not a valid trickle-ice-sdpfrag: \(error)")
         }
-        let matches = ifMatch.map { Self.entityTags($0).contains(session.etag) || $0.trimmingCharacters(in: .whitespaces) == "*" }
+        let matches = ifMatch.map { Self.strongEntityTags($0).contains(session.etag) || $0.trimmingCharacters(in: .whitespaces) == "*" }
         if matches == false { throw .preconditionFailed }
         guard let ufrag = fragment.announcedUfrag, ufrag != session.peer.ice.remoteUfrag else {
             return .trickleAccepted
@@ -176,11 +176,12 @@ extension RelayEngine {
                              initialTimestamp: SecureRandom.uint32())
     }
 
-    /// The entity tags in an If-Match value (RFC 9110 §13.1.1), without quotes or W/.
-    static func entityTags(_ header: String) -> [String] {
-        header.split(separator: ",").map { tag in
-            var t = tag.trimmingCharacters(in: .whitespaces)
-            if t.hasPrefix("W/") { t.removeFirst(2) }
+    /// The strong entity tags in an If-Match value, without quotes. RFC 9110 §13.1.1: If-Match
+    /// uses the strong comparison, so a weak tag (W/"...") never matches.
+    static func strongEntityTags(_ header: String) -> [String] {
+        header.split(separator: ",").compactMap { tag in
+            let t = tag.trimmingCharacters(in: .whitespaces)
+            guard !t.hasPrefix("W/") else { return nil }
             return t.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
     }

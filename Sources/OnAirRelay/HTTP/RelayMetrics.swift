@@ -3,10 +3,17 @@ import Prometheus
 /// Prometheus exposition of the relay's counters. The media path keeps plain integers (no
 /// locks per packet); a scrape copies a snapshot into the registry and renders it.
 final class RelayMetrics: Sendable {
-    let registry = PrometheusCollectorRegistry()
+    // A fresh registry per scrape: rooms come and go, and a room that ended must not keep
+    // reporting its last values. Scrapes are rare (seconds apart), so building it is cheap.
 
     /// Renders the text format (version 0.0.4) for the given state.
     func render(streams: [StreamSnapshot], engine: EngineCounters) -> [UInt8] {
+        let registry = PrometheusCollectorRegistry()
+        func counter(_ name: String, _ labels: [(String, String)], _ help: String, _ value: UInt64) {
+            let counter = labels.isEmpty ? registry.makeCounter(name: name, help: help)
+                : registry.makeCounter(name: name, labels: labels, help: help)
+            counter.increment(by: Int64(clamping: value))
+        }
         for stream in streams {
             let labels = [("room", stream.room)]
             registry.makeGauge(name: "onair_stream_live", labels: labels, help: "1 while a publisher is connected").set(to: stream.live ? 1 : 0)
@@ -30,12 +37,6 @@ final class RelayMetrics: Sendable {
         return buffer
     }
 
-    private func counter(_ name: String, _ labels: [(String, String)], _ help: String, _ value: UInt64) {
-        let counter = labels.isEmpty ? registry.makeCounter(name: name, help: help)
-            : registry.makeCounter(name: name, labels: labels, help: help)
-        counter.reset()
-        counter.increment(by: Int64(clamping: value))
-    }
 }
 
 /// Relay-wide counters from the media plane.
