@@ -46,7 +46,7 @@ public struct ChatServer: Sendable {
                 webSocketRouter: ChatRouter.webSocket(services),
                 configuration: .init(ws: .init(maxFrameSize: config.limits.maxFrameBytes,
                                                autoPing: .enabled(timePeriod: .seconds(30)),
-                                               closeTimeout: .seconds(5)))),
+                                               closeTimeout: .seconds(3)))),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir-chat"),
             services: [directory, pruner],
             onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },

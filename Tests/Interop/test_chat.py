@@ -114,7 +114,8 @@ class Client:
 
     @classmethod
     async def join(cls, chat: Chat, name: str, after: int | None = None, room: str = ROOM) -> tuple["Client", dict]:
-        client = cls(await websockets.connect(chat.ws_url(room), open_timeout=STEP))
+        # max_queue=None: a client that never reads (a pure sender) must not stall its close handshake.
+        client = cls(await websockets.connect(chat.ws_url(room), open_timeout=STEP, max_queue=None))
         frame = {"type": "join", "name": name}
         if after is not None:
             frame["after"] = after
@@ -217,6 +218,8 @@ def test_resume_without_gaps_or_duplicates(chat):
         await sender
         assert ids == list(range(12, 61)), ids
         assert await ada.quiet("message")
+        await ada.close()
+        await bob.close()
     run(scenario())
 
 
@@ -256,6 +259,8 @@ def test_stream_ended_closes_room(chat):
         await ada.next("room.opened")
         await ada.send({"type": "send", "text": "back", "ref": "b"})
         assert (await ada.next("ack"))["ref"] == "b"
+        await ada.close()
+        await bob.close()
     run(scenario())
 
 
@@ -321,6 +326,7 @@ def test_restart_keeps_history(procs, tmp_path):
         await bob.next("room.opened")
         await bob.send({"type": "send", "text": "after restart"})
         assert (await bob.next("ack"))["id"] == 6  # 5 is the "stream started" system message
+        await bob.close()
     run(resume())
 
 
@@ -372,6 +378,8 @@ async def chromium_scenario(chat: Chat, procs: ProcessGroup, tmp_path: Path) -> 
             await tab.evaluate("document.getElementById('chat-input').value = 'hello from chromium';"
                                "document.getElementById('chat-send').click(); true")
             message = (await ada.next("message"))["message"]
+            if message["name"] == "ada":  # her own message comes back first
+                message = (await ada.next("message"))["message"]
             assert (message["name"], message["text"]) == ("viewer", "hello from chromium")
             await tab.wait_for("document.querySelectorAll('#chat-log li').length", lambda n: n and n >= 3)
 
@@ -386,6 +394,7 @@ async def chromium_scenario(chat: Chat, procs: ProcessGroup, tmp_path: Path) -> 
             # The WHEP player is untouched by the chat: still waiting for the stream.
             viewer = await tab.json("window.onairViewer")
             assert viewer["state"] in ("offline", "connecting", "error"), viewer["state"]
+            await tab.screenshot(tmp_path / "room-chat-closed-wide.png")
             await tab.set_viewport(390, 844, mobile=True)  # narrow: the chat goes below the video
             layout = await tab.json("(() => { const v = document.querySelector('.stage').getBoundingClientRect();"
                                     " const c = document.getElementById('chat').getBoundingClientRect();"
