@@ -113,6 +113,16 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/bench/fanout",
                           swiftSettings: strict),
+        // Webhook delivery figures (issue 5): latency of stream.ended, signed deliveries/s.
+        .executableTarget(name: "webhooks-bench",
+                          dependencies: ["OnAirRelay", "OnAirWebhooks",
+                                         .product(name: "Hummingbird", package: "hummingbird"),
+                                         .product(name: "HTTPTypes", package: "swift-http-types"),
+                                         .product(name: "Logging", package: "swift-log"),
+                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                          path: "tools/bench/webhooks",
+                          exclude: ["delete_latency.py"],
+                          swiftSettings: strict),
 
         .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
         .testTarget(name: "OnAirSDPTests", dependencies: ["OnAirSDP"], swiftSettings: strict),

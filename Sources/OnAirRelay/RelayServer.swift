@@ -19,11 +19,15 @@ public struct RelayServer: Sendable {
 
     /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP and UDP ports.
     public func run(onReady: @escaping @Sendable (_ httpPort: Int, _ udpPort: Int) -> Void = { _, _ in }) async throws {
+        // Webhooks (issue 5): open the outbox first, so that streams a crash left live are
+        // ended (relay_shutdown) before the engine can start new ones.
+        let webhooks = try await WebhookService.open(config: config.webhooks, logger: logger)
         let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay", validity: .seconds(30 * 86_400))
         let socket = try UDPMediaSocket(host: config.media.bind, port: config.media.udpPort)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let engine = RelayEngine(loop: loop, sender: socket.sender, udpPort: socket.localPort,
                                  config: config, certificate: certificate, logger: logger)
+        engine.lifecycleObserver = webhooks.observer  // webhooks: before any session can connect
         try await socket.start(on: loop, receiver: engine)
         engine.startTimers()
 
@@ -31,7 +35,7 @@ public struct RelayServer: Sendable {
             logger.warning("publishing is open to anyone who can reach \(config.http.host): set auth.publish_token")
         }
 
-        let router = RelayRouter.build(engine: engine, config: config, logger: logger)
+        let router = RelayRouter.build(engine: engine, config: config, logger: logger, webhooks: webhooks)
         let udpPort = socket.localPort
         let app = Application(
             router: router,
@@ -43,7 +47,8 @@ public struct RelayServer: Sendable {
         )
         let media = MediaPlaneService(engine: engine, socket: socket, logger: logger)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: media), .init(service: app)],
+            // webhooks first: shut down last, after the media plane has ended every stream.
+            services: [.init(service: webhooks), .init(service: media), .init(service: app)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()

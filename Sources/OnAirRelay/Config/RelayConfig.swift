@@ -10,6 +10,8 @@ public struct RelayConfig: Codable, Sendable, Equatable {
     public var iceServers: [ICEServer] = []
     /// Per-room settings keyed by room id.
     public var rooms: [String: Room] = [:]
+    /// Stream lifecycle webhooks: outbox database, subscribers, retries (Webhooks/WebhooksConfig.swift).
+    public var webhooks = Webhooks()
 
     public init() {}
 
@@ -152,7 +154,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey, CaseIterable { case publishToken = "publish_token", viewerToken = "viewer_token" }
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case http, media, auth, limits, iceServers = "ice_servers", rooms }
+    enum CodingKeys: String, CodingKey, CaseIterable { case http, media, auth, limits, iceServers = "ice_servers", rooms, webhooks }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -162,6 +164,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         limits = try c.value(.limits, default: limits)
         iceServers = try c.value(.iceServers, default: iceServers)
         rooms = try c.value(.rooms, default: rooms)
+        webhooks = try c.value(.webhooks, default: webhooks)
     }
 
     /// The token a publisher of `room` must present, or nil when publishing is open.

@@ -64,6 +64,29 @@ public enum RelayConfigLoader {
         if let v = env["ONAIR_ADMIN_TOKEN"] { config.auth.adminToken = v }
         if let v = list("ONAIR_ICE_SERVERS") { config.iceServers = v.map { RelayConfig.ICEServer(url: $0) } }
         if let v = try int("ONAIR_MAX_SESSIONS") { config.limits.maxSessions = v }
+        try applyWebhooks(environment: env, to: &config)
+    }
+
+    /// Webhook overrides: ONAIR_DATABASE, ONAIR_WEBHOOK_URL + ONAIR_WEBHOOK_SECRET (one more
+    /// subscriber, all event types), ONAIR_WEBHOOK_RETRY_SCHEDULE (comma list of seconds).
+    static func applyWebhooks(environment env: [String: String], to config: inout RelayConfig) throws(Problem) {
+        if let v = env["ONAIR_DATABASE"] { config.webhooks.database = v }
+        switch (env["ONAIR_WEBHOOK_URL"], env["ONAIR_WEBHOOK_SECRET"]) {
+        case (let url?, let secret?):
+            config.webhooks.subscribers.removeAll { $0.url == url }
+            config.webhooks.subscribers.append(.init(url: url, secret: secret))
+        case (nil, nil):
+            break
+        default:
+            throw Problem(description: "ONAIR_WEBHOOK_URL and ONAIR_WEBHOOK_SECRET go together")
+        }
+        if let raw = env["ONAIR_WEBHOOK_RETRY_SCHEDULE"] {
+            let delays = raw.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard !delays.isEmpty, delays.allSatisfy({ $0 != nil }) else {
+                throw Problem(description: "ONAIR_WEBHOOK_RETRY_SCHEDULE=\(raw) is not a comma list of seconds")
+            }
+            config.webhooks.retryScheduleSeconds = delays.compactMap { $0 }
+        }
     }
 
     static func validate(_ config: RelayConfig) throws(Problem) {
@@ -71,6 +94,7 @@ public enum RelayConfigLoader {
         guard (0...65535).contains(config.media.udpPort) else { throw Problem(description: "media.udp_port \(config.media.udpPort) is not a port") }
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
         guard config.limits.maxBodyBytes >= 1024 else { throw Problem(description: "limits.max_body_bytes must be at least 1024") }
+        if let problem = config.webhooks.problems().first { throw Problem(description: problem) }
         for server in config.iceServers {
             // RFC 7064 §3.1 / RFC 7065 §3.1: scheme ":" host [":" port] [query].
             let parts = server.url.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)

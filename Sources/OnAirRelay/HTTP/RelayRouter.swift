@@ -6,12 +6,19 @@ import NIOCore
 
 /// All HTTP routes of the relay.
 enum RelayRouter {
-    static func build(engine: RelayEngine, config: RelayConfig, logger: Logger) -> Router<BasicRequestContext> {
+    static func build(engine: RelayEngine, config: RelayConfig, logger: Logger,
+                      webhooks: WebhookService? = nil) -> Router<BasicRequestContext> {
         let router = Router()
         let links = config.iceServers.map(iceServerLink)
         router.add(middleware: SignallingCORSMiddleware(allowedOrigins: config.http.corsOrigins, iceServerLinks: links))
         SignallingController(engine: engine, config: config, iceServerLinks: links, logger: logger).register(on: router)
         HLSController(engine: engine).register(on: router)
+        // Webhooks (issue 5): kick, subscriptions, delivery log, events.
+        StreamAdminController(engine: engine, config: config, logger: logger).register(on: router)
+        if let webhooks {
+            WebhookAdminController(store: webhooks.store, dispatcher: webhooks.dispatcher, config: config, logger: logger)
+                .register(on: router)
+        }
 
         let metrics = RelayMetrics()
         let encoder = JSONEncoder()

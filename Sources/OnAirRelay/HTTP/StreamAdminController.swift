@@ -1,0 +1,27 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `POST /api/streams/{room}/kick` (admin token): ends the live stream of a room on purpose.
+/// The publisher is closed and `stream.ended` goes out with reason `kicked`; 404 when nothing
+/// is live there.
+struct StreamAdminController: Sendable {
+    let engine: RelayEngine
+    let config: RelayConfig
+    let logger: Logger
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post("/api/streams/:room/kick") { request, context -> Response in
+            try AdminAuth.require(config, request)
+            let room = try RoomID.validated(context.parameters.require("room"))
+            let kicked = try await engine.perform { $0.kick(room: room) }
+            guard kicked else { throw RelayHTTPError(.notFound, "room \(room) has no live stream") }
+            logger.notice("stream kicked by the admin API", metadata: ["room": "\(room)"])
+            let body = try JSONEncoder().encode(["room": room, "result": "kicked"])
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+    }
+}
