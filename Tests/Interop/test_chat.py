@@ -407,3 +407,42 @@ async def chromium_scenario(chat: Chat, procs: ProcessGroup, tmp_path: Path) -> 
     finally:
         await browser.close()
         await runner.cleanup()
+
+
+# -- end to end: publisher -> relay -> signed webhook -> chat -----------------------------------
+
+def test_relay_stream_end_closes_chat_room(procs, tmp_path, monkeypatch):
+    """An aiortc publisher goes live on the relay and leaves (DELETE). The relay, configured
+    with the chat's /hooks/relay as a webhook subscriber (ONAIR_WEBHOOK_URL/SECRET), sends
+    stream.started and then stream.ended; chat clients see the room open and then close."""
+    from conftest import launch_relay
+    from harness import start_peer
+
+    chat = launch_chat(procs, tmp_path)
+    monkeypatch.setenv("ONAIR_WEBHOOK_URL", f"{chat.base_url}/hooks/relay")
+    monkeypatch.setenv("ONAIR_WEBHOOK_SECRET", chat.secret)
+    monkeypatch.setenv("ONAIR_DATABASE", str(tmp_path / "relay.sqlite"))
+    relay = launch_relay("onair", procs, tmp_path)
+
+    async def scenario():
+        ada, joined = await Client.join(chat, "ada")
+        assert joined["state"] == "open"
+        publisher = start_peer(procs, "publisher", "whip_publisher.py", "--url", relay.whip_url(ROOM),
+                               "--token", relay.publish_token, "--duration", "4")
+        await asyncio.get_running_loop().run_in_executor(None, lambda: publisher.wait_event("connected", 20))
+        started = (await ada.next("message", timeout=15))["message"]
+        assert (started["kind"], started.get("event")) == ("system", "stream.started"), started
+        await ada.send({"type": "send", "text": "we are live", "ref": "live"})
+        assert (await ada.next("ack"))["ref"] == "live"
+        # The publisher stops after 4 s and DELETEs its session: stream.ended (publisher_deleted).
+        assert (await ada.next("message"))["message"]["text"] == "we are live"
+        ended = (await ada.next("message", timeout=20))["message"]
+        assert (ended["kind"], ended.get("event"), ended.get("reason")) == ("system", "stream.ended", "publisher_deleted"), ended
+        closed = await ada.next("room.closed")
+        assert closed["reason"] == "publisher_deleted"
+        await ada.send({"type": "send", "text": "hello?", "ref": "late"})
+        assert (await ada.next("error"))["code"] == "room_closed"
+        _, room = http("GET", f"{chat.base_url}/rooms/{ROOM}")
+        assert room["state"] == "closed" and room["generation"] is not None
+        await ada.close()
+    run(scenario(), timeout=90)
