@@ -123,6 +123,13 @@ let package = Package(
                           path: "tools/bench/webhooks",
                           exclude: ["delete_latency.py"],
                           swiftSettings: strict),
+        // Chat fan-out figures (issue 5): one room, N WebSocket clients, deliveries/s per core, p99 latency.
+        .executableTarget(name: "chat-bench",
+                          dependencies: [.product(name: "NIOCore", package: "swift-nio"),
+                                         .product(name: "NIOPosix", package: "swift-nio"),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "tools/bench/chat",
+                          swiftSettings: strict),
 
         .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
         .testTarget(name: "OnAirSDPTests", dependencies: ["OnAirSDP"], swiftSettings: strict),
