@@ -157,3 +157,43 @@ def test_blocking_reload_answers_when_the_part_appears_and_ends_with_endlist(liv
     assert "#EXT-X-ENDLIST" in body.decode()
     assert "#EXT-X-PRELOAD-HINT" not in body.decode()
     assert result["at"] - stopped < 3.0, f"released {result['at'] - stopped:.2f}s after the end"
+
+
+@pytest.mark.chromium
+def test_chromium_plays_room_page_over_ll_hls(live_hls, procs, tmp_path):
+    """Native HLS in Chromium's <video>: /rooms/42?hls plays for more than ten seconds while
+    parts and segments slide through the playlist."""
+    import asyncio
+    import os
+    from pathlib import Path
+
+    from chromium import Chromium
+
+    relay, publisher, base, media_url, _, _ = live_hls
+
+    async def scenario():
+        browser = Chromium(spawn=lambda argv: procs.start("chromium", argv, timeout=120))
+        try:
+            await browser.start()
+            tab = await browser.open(f"{relay.base_url}/rooms/{ROOM}?hls", name="hls-viewer")
+            await tab.wait_for("window.onairViewer", lambda r: r and r["state"] == "live" and r["frames"] >= 30, timeout=40)
+            first = await tab.json("window.onairViewer")
+            sequence_before = m3u8.loads(get(media_url)[2].decode()).media_sequence
+            await asyncio.sleep(12)
+            second = await tab.json("window.onairViewer")
+            sequence_after = m3u8.loads(get(media_url)[2].decode()).media_sequence
+            artifacts = Path(os.environ.get("ONAIR_INTEROP_ARTIFACTS") or tmp_path)
+            artifacts.mkdir(parents=True, exist_ok=True)
+            await tab.screenshot(artifacts / "room-hls.png")
+            return first, second, sequence_before, sequence_after
+        finally:
+            await browser.close()
+
+    first, second, before, after = asyncio.run(asyncio.wait_for(scenario(), 110))
+    assert first["mode"] == "hls", first
+    assert second["currentTime"] - first["currentTime"] >= 10, (first, second)
+    assert second["frames"] - first["frames"] >= 200, (first, second)
+    assert (second["width"], second["height"]) == (640, 480), second
+    assert second["state"] == "live", second
+    # Twelve seconds are six segments: parts of the first ones have left the playlist.
+    assert after >= before, (before, after)
