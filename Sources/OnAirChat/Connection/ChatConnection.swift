@@ -11,7 +11,7 @@ struct ChatConnection {
     let services: ChatServices
     let outlet: ChatOutlet
 
-    private let encoder = FrameEncoder()
+    private let encoder: FrameEncoder
     private var frameBucket: TokenBucket
     private var messageBucket: TokenBucket
     private var room: ChatRoom?
@@ -22,6 +22,7 @@ struct ChatConnection {
         self.roomID = roomID
         self.services = services
         self.outlet = outlet
+        encoder = FrameEncoder(maxFrameBytes: services.config.limits.maxFrameBytes)
         let limits = services.config.limits
         frameBucket = TokenBucket(capacity: limits.frameBurst, rate: limits.framesPerSecond)
         messageBucket = TokenBucket(capacity: limits.messageBurst, rate: limits.messagesPerSecond)

@@ -1,9 +1,9 @@
 import NIOCore
-import NIOWebSocket
 
-/// The send side of one client's WebSocket. Frames are JSON already encoded into a
-/// `ByteBuffer` (shared, never copied per client) and are written straight onto the NIO
-/// channel on its event loop: no task, actor hop or async writer per delivery.
+/// The send side of one client's WebSocket. Messages arrive as finished wire bytes
+/// (``WebSocketWire``, built once per message and shared by every socket) and are written
+/// straight to the socket on its event loop through ``RawFrameWriter`` at the head of the
+/// pipeline: no task, actor hop, frame encoder or allocation per delivery.
 ///
 /// Slow clients: once more than `limits.client_buffer_bytes` wait in the channel (it turns
 /// unwritable), the connection is closed instead of buffering without bound; the client
@@ -12,50 +12,71 @@ public final class ChatOutlet: Sendable {
     /// The member id this connection gets when it joins (`c<id>`).
     public let id: UInt64
     let channel: any Channel
-    /// Larger messages go out as several frames (RFC 6455 §5.4 fragmentation), so that a client
-    /// with the same frame limit as ours (`limits.max_frame_bytes`) can read a long history.
-    let maxFrameBytes: Int
+    private let writer: RawFrameWriter
 
-    init(id: UInt64, channel: any Channel, maxFrameBytes: Int) {
+    private init(id: UInt64, channel: any Channel, writer: RawFrameWriter) {
         self.id = id
         self.channel = channel
-        self.maxFrameBytes = max(maxFrameBytes, 1024)
+        self.writer = writer
+    }
+
+    /// Puts a ``RawFrameWriter`` at the head of `channel`'s pipeline and returns the outlet.
+    static func install(id: UInt64, on channel: any Channel) async throws -> ChatOutlet {
+        let writer = RawFrameWriter()
+        try await channel.pipeline.addHandler(writer, position: .first).get()
+        return ChatOutlet(id: id, channel: channel, writer: writer)
     }
 
     var eventLoop: any EventLoop { channel.eventLoop }
 
-    /// Sends one text message; callable from anywhere (hops to the event loop if needed).
-    func send(_ payload: ByteBuffer) {
+    /// Sends one message now (write + flush); callable from anywhere (hops to the event loop).
+    func send(_ wire: ByteBuffer) {
         if channel.eventLoop.inEventLoop {
-            writeOnLoop(payload)
+            writeOnLoop(wire, flush: true)
         } else {
-            channel.eventLoop.execute { self.writeOnLoop(payload) }
+            channel.eventLoop.execute { self.writeOnLoop(wire, flush: true) }
         }
     }
 
-    /// Writes and flushes one text message. Only on `eventLoop` (``FanOut`` batches these).
-    func writeOnLoop(_ payload: ByteBuffer) {
+    /// Writes one message; only on `eventLoop`. Without `flush` the bytes wait for
+    /// ``flushOnLoop()`` (``LoopFlusher`` sends several messages in one syscall under load).
+    func writeOnLoop(_ wire: ByteBuffer, flush: Bool) {
         guard channel.isActive else { return }
         guard channel.isWritable else {
             channel.close(promise: nil)
             return
         }
-        guard payload.readableBytes > maxFrameBytes else {
-            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: payload), promise: nil)
-            return
-        }
-        var rest = payload
-        var opcode = WebSocketOpcode.text
-        while rest.readableBytes > maxFrameBytes {
-            // Slices share the payload's storage: no copy.
-            channel.write(WebSocketFrame(fin: false, opcode: opcode, data: rest.readSlice(length: maxFrameBytes)!), promise: nil)
-            opcode = .continuation
-        }
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .continuation, data: rest), promise: nil)
+        writer.write(wire, flush: flush)
+    }
+
+    func flushOnLoop() {
+        writer.flush()
     }
 
     /// Drops the connection (the client sees 1006 and may reconnect).
     func disconnect() {
         channel.close(promise: nil)
     }
+}
+
+/// The first handler after the socket: writes finished WebSocket frames as raw bytes, in
+/// order with everything the WebSocket handlers behind it write (pings, close frames).
+final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHandler, @unchecked Sendable {
+    // `context` is set and used only on the channel's event loop (handlerAdded/Removed and the
+    // writes run there); the class is shared with outlets that only call it from that loop.
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    func write(_ bytes: ByteBuffer, flush: Bool) {
+        guard let context else { return }
+        context.write(wrapOutboundOut(bytes), promise: nil)
+        if flush { context.flush() }
+    }
+
+    func flush() { context?.flush() }
 }

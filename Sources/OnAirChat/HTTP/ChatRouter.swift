@@ -49,8 +49,7 @@ enum ChatRouter {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let roomID = context.requestContext.parameters.get("room") ?? ""
-            let outlet = ChatOutlet(id: services.connectionIDs.next(), channel: context.requestContext.channel,
-                                    maxFrameBytes: services.config.limits.maxFrameBytes)
+            let outlet = try await ChatOutlet.install(id: services.connectionIDs.next(), on: context.requestContext.channel)
             var connection = ChatConnection(roomID: roomID, services: services, outlet: outlet)
             try await connection.run(inbound: inbound, outbound: outbound)
         }

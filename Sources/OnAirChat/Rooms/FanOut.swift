@@ -2,11 +2,11 @@ import NIOCore
 
 /// The sockets of one room grouped by event loop, so that a message costs one task hop per
 /// event loop (not per client): every socket of a group is written inside one
-/// `EventLoop.execute`, in a plain loop with the same `ByteBuffer`. Owned by the room's
-/// worker task alone (not Sendable on purpose).
+/// `EventLoop.execute`, in a plain loop with the same bytes. Owned by the room's worker
+/// task alone (not Sendable on purpose).
 struct FanOut {
     private struct Group {
-        let loop: any EventLoop
+        let flusher: LoopFlusher
         var outlets: [ChatOutlet] = []
     }
 
@@ -19,7 +19,7 @@ struct FanOut {
     mutating func add(_ outlet: ChatOutlet) {
         guard places[outlet.id] == nil else { return }
         let key = ObjectIdentifier(outlet.eventLoop)
-        var group = groups[key] ?? Group(loop: outlet.eventLoop)
+        var group = groups[key] ?? Group(flusher: LoopFlusher(loop: outlet.eventLoop))
         places[outlet.id] = (key, group.outlets.count)
         group.outlets.append(outlet)
         groups[key] = group
@@ -37,13 +37,40 @@ struct FanOut {
         groups[place.group] = group.outlets.isEmpty ? nil : group
     }
 
-    /// Sends `payload` to every member.
-    func broadcast(_ payload: ByteBuffer) {
+    /// Sends `wire` (one finished WebSocket message) to every member.
+    func broadcast(_ wire: ByteBuffer) {
         for group in groups.values {
             let outlets = group.outlets
-            group.loop.execute {
-                for outlet in outlets { outlet.writeOnLoop(payload) }
-            }
+            let flusher = group.flusher
+            flusher.loop.execute { flusher.write(wire, to: outlets) }
+        }
+    }
+}
+
+/// Flushes a room's sockets on one event loop once per burst instead of once per message:
+/// a broadcast writes (in order) and asks for a flush task; broadcasts already queued on the
+/// loop run before that task, so under load several messages leave in one syscall per
+/// socket, and when idle the flush follows at once.
+final class LoopFlusher: @unchecked Sendable {
+    // `waiting` is read and written only on `loop` (inside tasks executed there).
+    let loop: any EventLoop
+    private var waiting: [[ChatOutlet]] = []
+
+    init(loop: any EventLoop) { self.loop = loop }
+
+    /// On `loop`: writes `wire` to every outlet without flushing, and schedules the flush.
+    func write(_ wire: ByteBuffer, to outlets: [ChatOutlet]) {
+        for outlet in outlets { outlet.writeOnLoop(wire, flush: false) }
+        waiting.append(outlets)
+        if waiting.count == 1 { loop.execute { self.flush() } }
+    }
+
+    private func flush() {
+        let batches = waiting
+        waiting = []
+        // Usually one batch; a socket in several is flushed again for nothing (no syscall).
+        for outlets in batches {
+            for outlet in outlets { outlet.flushOnLoop() }
         }
     }
 }

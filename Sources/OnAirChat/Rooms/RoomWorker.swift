@@ -17,7 +17,7 @@ struct RoomWorker {
     private var members: [UInt64: Member] = [:]
     private var fanOut = FanOut()
     private var presence = PresenceBatch()
-    private let encoder = FrameEncoder()
+    private let encoder: FrameEncoder
 
     struct Member {
         var info: ServerFrame.Member
@@ -30,6 +30,7 @@ struct RoomWorker {
         self.store = store
         self.config = config
         self.clock = clock
+        encoder = FrameEncoder(maxFrameBytes: config.limits.maxFrameBytes)
         var logger = logger
         logger[metadataKey: "room"] = "\(room.id)"
         self.logger = logger
