@@ -38,45 +38,16 @@ public final class ChatOutlet: Sendable {
         }
     }
 
-    /// Writes one message; only on `eventLoop`. Without `flush` the bytes wait for
-    /// ``flushOnLoop()`` (``LoopFlusher`` sends several messages in one syscall under load).
-    func writeOnLoop(_ wire: ByteBuffer, flush: Bool) {
-        guard channel.isActive else { return }
-        guard channel.isWritable else {
-            channel.close(promise: nil)
-            return
-        }
-        writer.write(wire, flush: flush)
-    }
+    /// The raw writer, for ``FanOut`` (it writes on `eventLoop` only).
+    var frameWriter: RawFrameWriter { writer }
 
-    func flushOnLoop() {
-        writer.flush()
+    /// Writes one message; only on `eventLoop`.
+    func writeOnLoop(_ wire: ByteBuffer, flush: Bool) {
+        writer.write(wire, flush: flush)
     }
 
     /// Drops the connection (the client sees 1006 and may reconnect).
     func disconnect() {
         channel.close(promise: nil)
     }
-}
-
-/// The first handler after the socket: writes finished WebSocket frames as raw bytes, in
-/// order with everything the WebSocket handlers behind it write (pings, close frames).
-final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHandler, @unchecked Sendable {
-    // `context` is set and used only on the channel's event loop (handlerAdded/Removed and the
-    // writes run there); the class is shared with outlets that only call it from that loop.
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-
-    private var context: ChannelHandlerContext?
-
-    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
-
-    func write(_ bytes: ByteBuffer, flush: Bool) {
-        guard let context else { return }
-        context.write(wrapOutboundOut(bytes), promise: nil)
-        if flush { context.flush() }
-    }
-
-    func flush() { context?.flush() }
 }

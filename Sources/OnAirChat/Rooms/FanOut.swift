@@ -7,7 +7,8 @@ import NIOCore
 struct FanOut {
     private struct Group {
         let flusher: LoopFlusher
-        var outlets: [ChatOutlet] = []
+        var writers: [RawFrameWriter] = []
+        var ids: [UInt64] = []
     }
 
     private var groups: [ObjectIdentifier: Group] = [:]
@@ -20,29 +21,37 @@ struct FanOut {
         guard places[outlet.id] == nil else { return }
         let key = ObjectIdentifier(outlet.eventLoop)
         var group = groups[key] ?? Group(flusher: LoopFlusher(loop: outlet.eventLoop))
-        places[outlet.id] = (key, group.outlets.count)
-        group.outlets.append(outlet)
+        places[outlet.id] = (key, group.writers.count)
+        group.writers.append(outlet.frameWriter)
+        group.ids.append(outlet.id)
         groups[key] = group
     }
 
     mutating func remove(_ id: UInt64) {
         guard let place = places.removeValue(forKey: id), var group = groups[place.group] else { return }
-        let lastIndex = group.outlets.count - 1
+        let lastIndex = group.writers.count - 1
         if place.index != lastIndex {
-            let moved = group.outlets[lastIndex]
-            group.outlets[place.index] = moved
-            places[moved.id] = (place.group, place.index)
+            group.writers[place.index] = group.writers[lastIndex]
+            group.ids[place.index] = group.ids[lastIndex]
+            places[group.ids[place.index]] = (place.group, place.index)
         }
-        group.outlets.removeLast()
-        groups[place.group] = group.outlets.isEmpty ? nil : group
+        group.writers.removeLast()
+        group.ids.removeLast()
+        groups[place.group] = group.writers.isEmpty ? nil : group
     }
 
     /// Sends `wire` (one finished WebSocket message) to every member.
     func broadcast(_ wire: ByteBuffer) {
+        var first = true
         for group in groups.values {
-            let outlets = group.outlets
+            let writers = group.writers
             let flusher = group.flusher
-            flusher.loop.execute { flusher.write(wire, to: outlets) }
+            // Each event loop gets its own copy of the bytes (a memcpy per loop, not per
+            // client): thousands of retains and releases of one buffer from two threads would
+            // bounce its reference count's cache line between cores.
+            let bytes = first ? wire : ByteBuffer(bytes: wire.readableBytesView)
+            first = false
+            flusher.loop.execute { flusher.write(bytes, to: writers) }
         }
     }
 }
@@ -54,14 +63,14 @@ struct FanOut {
 final class LoopFlusher: @unchecked Sendable {
     // `waiting` is read and written only on `loop` (inside tasks executed there).
     let loop: any EventLoop
-    private var waiting: [[ChatOutlet]] = []
+    private var waiting: [[RawFrameWriter]] = []
 
     init(loop: any EventLoop) { self.loop = loop }
 
     /// On `loop`: writes `wire` to every outlet without flushing, and schedules the flush.
-    func write(_ wire: ByteBuffer, to outlets: [ChatOutlet]) {
-        for outlet in outlets { outlet.writeOnLoop(wire, flush: false) }
-        waiting.append(outlets)
+    func write(_ wire: ByteBuffer, to writers: [RawFrameWriter]) {
+        for writer in writers { writer.write(wire, flush: false) }
+        waiting.append(writers)
         if waiting.count == 1 { loop.execute { self.flush() } }
     }
 
@@ -69,8 +78,8 @@ final class LoopFlusher: @unchecked Sendable {
         let batches = waiting
         waiting = []
         // Usually one batch; a socket in several is flushed again for nothing (no syscall).
-        for outlets in batches {
-            for outlet in outlets { outlet.flushOnLoop() }
+        for writers in batches {
+            for writer in writers { writer.flush() }
         }
     }
 }
