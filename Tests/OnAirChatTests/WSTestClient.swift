@@ -85,7 +85,7 @@ final class WSTestClient: Sendable {
         for (index, text) in texts.enumerated() {
             let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? ["type": "<not json>", "raw": text]
             if type == nil || object["type"] as? String == type {
-                inbox.received.withLock { $0.remove(at: index) }
+                _ = inbox.received.withLock { $0.remove(at: index) }
                 return object
             }
         }
