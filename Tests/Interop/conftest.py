@@ -58,9 +58,11 @@ def _require_binary(path: Path, hint: str) -> None:
         pytest.skip(f"relay binary not found at {path} ({hint})")
 
 
-def launch_relay(target: str, procs: ProcessGroup, workdir: Path) -> Relay:
+def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dict | None = None,
+                 name: str = "relay") -> Relay:
     """Starts the relay under test on free 127.0.0.1 ports and waits until its HTTP port
-    accepts connections. THE one place that knows each relay's command line."""
+    accepts connections. THE one place that knows each relay's command line. `extra_env`
+    adds ONAIR_* settings (e.g. webhooks); `name` tells a restarted relay's log apart."""
     http_port = free_port(socket.SOCK_STREAM)
     if target == "pion":
         binary = Path(os.environ.get("ONAIR_REFPEER_BIN", "/tmp/refpeer/bin/relay"))
@@ -80,8 +82,9 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path) -> Relay:
     # environment variables (documented in config/relay.yaml).
     argv = [str(binary), "serve", "--log-level", "debug"]
     env = {**os.environ, "ONAIR_HTTP_HOST": "127.0.0.1", "ONAIR_HTTP_PORT": str(http_port),
-           "ONAIR_MEDIA_BIND": "127.0.0.1", "ONAIR_UDP_PORT": str(udp_port), "ONAIR_PUBLISH_TOKEN": PUBLISH_TOKEN}
-    process = procs.start("relay", argv, timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir), env=env)
+           "ONAIR_MEDIA_BIND": "127.0.0.1", "ONAIR_UDP_PORT": str(udp_port), "ONAIR_PUBLISH_TOKEN": PUBLISH_TOKEN,
+           **(extra_env or {})}
+    process = procs.start(name, argv, timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir), env=env)
     wait_for_tcp(http_port, 20, process)
     return Relay("onair", http_port, udp_port, PUBLISH_TOKEN, process, deletes_sessions=True, signals_end=True,
                  offline_409=True, serves_room_page=True, streams_api=True, checks_token=True,

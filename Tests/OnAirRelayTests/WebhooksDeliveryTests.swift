@@ -71,6 +71,26 @@ struct WebhooksDeliveryTests {
         }
     }
 
+    @Test("a lane longer than one batch: every event exactly once, in outbox order, all logged")
+    func manyBatches() async throws {
+        let receiver = WebhookTestReceiver()
+        try await receiver.serve { url in
+            let store = try WebhookStore(path: ":memory:", schedule: Self.fast)
+            let subscription = try await store.createSubscription(url: url, eventTypes: [], description: nil, now: 0)
+            var expected: [String] = []
+            for i in 0..<(SubscriberLane.batchSize * 3 + 5) {
+                expected.append(try await store.recordStarted(WebhookFixtures.started("r\(i)", "p")).event.id)
+            }
+            let running = WebhookFixtures.dispatcher(store)
+            try await running.0.start()
+            #expect(await receiver.waitFor(count: expected.count))
+            await WebhookFixtures.stop(running)
+            #expect(await receiver.ids == expected)
+            #expect(try await store.deliveryCounts() == ["delivered": expected.count])
+            #expect(try await store.deliveries(subscription: subscription.id, limit: 500).allSatisfy { $0.attemptLog.count == 1 })
+        }
+    }
+
     @Test("410 Gone disables the subscription and cancels the rest of its lane; other subscribers go on")
     func goneDisables() async throws {
         let receiver = WebhookTestReceiver(plan: { _, _ in (410, nil) })

@@ -99,7 +99,9 @@ enum WebhookFixtures {
                                   logger: quietLogger), poster)
     }
 
+    /// Lets in-flight attempts finish and be logged (as the service's shutdown does), then stops.
     static func stop(_ running: (WebhookDispatcher, WebhookPoster)) async {
+        await running.0.drain(grace: .seconds(2))
         await running.0.stop()
         await running.1.shutdown()
     }

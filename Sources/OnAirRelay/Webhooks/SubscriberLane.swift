@@ -46,6 +46,12 @@ final class SubscriberLane: Sendable {
     var isFinished: Bool { progress.withLock { $0.finished } }
 
     /// Runs until cancelled, or until the subscription is deleted or disabled.
+    ///
+    /// Outcomes are written to the store once per batch (one transaction), not once per
+    /// POST: a failed head is written at once (its retry time decides what comes next), and
+    /// everything is written before the store is read again, so nothing is sent twice by the
+    /// lane itself. A crash can lose at most one batch of "delivered" marks: those events go
+    /// out again after the restart (at-least-once; receivers dedupe by webhook-id).
     func run() async {
         defer { progress.withLock { $0.finished = true } }
         while !Task.isCancelled {
@@ -53,37 +59,61 @@ final class SubscriberLane: Sendable {
                 $0.ringsSeen = $0.rings
                 $0.idle = false  // busy until it has looked at the store again
             }
+            var outcomes: [AttemptOutcome] = []
+            var waitUntil: Double?  // nil: idle; 0: go on at once; else the head's retry time
+            var storeFailed = false
             do {
                 guard let subscription = try await store.subscription(id: subscriptionID), subscription.enabled else {
                     logger.info("webhook lane stopped: subscription deleted or disabled", metadata: ["subscription": "\(subscriptionID)"])
                     return
                 }
                 let batch = try await store.pendingDeliveries(subscription: subscriptionID, limit: Self.batchSize)
-                var waitUntil: Double? = batch.isEmpty ? nil : 0
+                waitUntil = batch.isEmpty ? nil : 0
                 for delivery in batch {
-                    guard !Task.isCancelled else { return }
-                    let now = Date().timeIntervalSince1970
-                    if delivery.nextAttemptAt > now {
+                    guard !Task.isCancelled else { break }
+                    if delivery.nextAttemptAt > Date().timeIntervalSince1970 {
                         waitUntil = delivery.nextAttemptAt
                         break
                     }
-                    let decision = try await attempt(delivery, to: subscription)
-                    if decision != .delivered { break }  // the head stays blocked: read it again
+                    let outcome = try await attempt(delivery, to: subscription)
+                    outcomes.append(outcome)
+                    if outcome.decision != .delivered { break }  // the head stays blocked: read it again
                 }
-                if waitUntil == 0 { continue }  // the batch went out, or its head just changed
-                progress.withLock { $0.idle = true }
-                let timeout = waitUntil.map { Duration.milliseconds(Int64(max(0, $0 - Date().timeIntervalSince1970) * 1000) + 1) }
-                await doorbell.wait(timeout: timeout.map { min($0, Self.idleRecheck) } ?? Self.idleRecheck)
+            } catch is CancellationError {
+                // shutting down: write what went out, below, then stop
             } catch {
-                guard !Task.isCancelled else { return }
+                storeFailed = true
                 logger.error("webhook lane: store error, retrying in 1 s: \(error)", metadata: ["subscription": "\(subscriptionID)"])
-                await doorbell.wait(timeout: .seconds(1))
             }
+            if !outcomes.isEmpty {
+                do {
+                    try await record(outcomes)
+                } catch {
+                    storeFailed = true
+                    logger.error("webhook lane: could not log \(outcomes.count) attempt(s): \(error)",
+                                 metadata: ["subscription": "\(subscriptionID)"])
+                }
+            }
+            if Task.isCancelled { return }
+            if storeFailed {
+                await doorbell.wait(timeout: .seconds(1))
+                continue
+            }
+            if waitUntil == 0 { continue }  // the batch went out, or its head just changed
+            progress.withLock { $0.idle = true }
+            let timeout = waitUntil.map { Duration.milliseconds(Int64(max(0, $0 - Date().timeIntervalSince1970) * 1000) + 1) }
+            await doorbell.wait(timeout: timeout.map { min($0, Self.idleRecheck) } ?? Self.idleRecheck)
         }
     }
 
-    /// One signed POST, its log entry and its consequence.
-    private func attempt(_ delivery: PendingDelivery, to subscription: WebhookSubscription) async throws -> DeliveryDecision {
+    /// Writes outcomes in one transaction. Not cancellable: once POSTs got their answers, the
+    /// outcomes are written even during shutdown, so delivered events are not sent again.
+    private func record(_ outcomes: [AttemptOutcome]) async throws {
+        try await Task { [store] in try await store.recordAttempts(outcomes) }.value
+    }
+
+    /// One signed POST and its consequence (logged; written to the store by the caller).
+    private func attempt(_ delivery: PendingDelivery, to subscription: WebhookSubscription) async throws -> AttemptOutcome {
         let start = Date().timeIntervalSince1970
         let headers = WebhookPoster.headers(eventID: delivery.eventID, body: delivery.body,
                                             secrets: subscription.signingSecrets(now: start), now: start)
@@ -96,11 +126,6 @@ final class SubscriberLane: Sendable {
         let durationMs = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let now = Date().timeIntervalSince1970
         let decision = policy.decide(result, attempts: delivery.attempts + 1, now: now, random: .random(in: 0..<1))
-        // Not cancellable: once a POST got its answer, the outcome is written even during
-        // shutdown, so a delivered event is not sent again after the restart.
-        try await Task { [store] in
-            try await store.recordAttempt(delivery, at: start, durationMs: durationMs, result: result, decision: decision)
-        }.value
         let metadata: Logger.Metadata = ["subscription": "\(subscriptionID)", "event": "\(delivery.eventID)",
                                          "attempt": "\(delivery.attempts + 1)"]
         switch decision {
@@ -113,6 +138,6 @@ final class SubscriberLane: Sendable {
         case .disable(let reason):
             logger.error("webhook subscription disabled: \(reason)", metadata: metadata)
         }
-        return decision
+        return AttemptOutcome(delivery: delivery, at: start, durationMs: durationMs, result: result, decision: decision)
     }
 }

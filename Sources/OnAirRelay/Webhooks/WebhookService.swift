@@ -7,7 +7,7 @@ import ServiceLifecycle
 ///
 /// Put it FIRST in the ServiceGroup: services shut down in reverse order, so the media plane
 /// has ended every stream (`relay_shutdown`) before this service drains and stops.
-public struct WebhookService: Service {
+public struct WebhookService: Service, CustomStringConvertible {
     public let store: WebhookStore
     public let dispatcher: WebhookDispatcher
     /// Set as the engine's `lifecycleObserver`.
@@ -45,16 +45,24 @@ public struct WebhookService: Service {
         self.logger = logger
     }
 
+    /// ServiceLifecycle logs services by their description: never the config (it holds secrets).
+    public var description: String { "WebhookService(\(config.subscribers.count) config subscriber(s), \(config.database))" }
+
     public func run() async throws {
         try await dispatcher.start()
         let recorder = LifecycleRecorder(store: store, dispatcher: dispatcher, viewersInterval: config.viewersIntervalSeconds,
                                          logger: logger)
         let recording = Task { await recorder.run(messages) }
         let observer = self.observer
-        let ticker = Task {
+        let ticker = Task { [store, logger] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 observer.tick()
+                do {
+                    try await store.checkpoint()
+                } catch {
+                    logger.warning("webhooks: WAL checkpoint failed: \(error)")
+                }
             }
         }
         let pruner = Task { [store, config, logger] in

@@ -17,38 +17,51 @@ extension WebhookStore {
         }
     }
 
-    /// Logs one attempt and applies its decision, in one transaction. A 410 disables the
-    /// subscription and cancels the rest of its lane.
+    /// Logs one attempt and applies its decision. A 410 disables the subscription and cancels
+    /// the rest of its lane.
     public func recordAttempt(_ delivery: PendingDelivery, at: Double, durationMs: Double, result: AttemptResult,
                               decision: DeliveryDecision) async throws {
+        try await recordAttempts([AttemptOutcome(delivery: delivery, at: at, durationMs: durationMs, result: result,
+                                                 decision: decision)])
+    }
+
+    /// Logs attempts and applies their decisions, in order, in one transaction.
+    public func recordAttempts(_ outcomes: [AttemptOutcome]) async throws {
         try await writer.write { db in
-            var status: Int?
-            var error: String?
-            switch result {
-            case .response(let code, _): status = code
-            case .failed(let message): error = message
-            }
+            for outcome in outcomes { try Self.apply(outcome, db) }
+        }
+    }
+
+    /// One outcome: its row in the attempt log, and the delivery's new state.
+    static func apply(_ outcome: AttemptOutcome, _ db: Database) throws {
+        let delivery = outcome.delivery
+        let at = outcome.at
+        var status: Int?
+        var error: String?
+        switch outcome.result {
+        case .response(let code, _): status = code
+        case .failed(let message): error = message
+        }
+        try db.execute(sql: """
+            INSERT INTO delivery_attempts (delivery_id, attempted_at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [delivery.id, at, status, error, outcome.durationMs])
+        let common = "attempts = attempts + 1, last_attempt_at = ?, last_status = ?"
+        switch outcome.decision {
+        case .delivered:
             try db.execute(sql: """
-                INSERT INTO delivery_attempts (delivery_id, attempted_at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [delivery.id, at, status, error, durationMs])
-            let common = "attempts = attempts + 1, last_attempt_at = ?, last_status = ?"
-            switch decision {
-            case .delivered:
-                try db.execute(sql: """
-                    UPDATE deliveries SET state = 'delivered', \(common), last_error = NULL, next_attempt_at = NULL,
-                        finished_at = ? WHERE id = ?
-                    """, arguments: [at, status, at, delivery.id])
-            case .retry(let next, let reason):
-                try db.execute(sql: "UPDATE deliveries SET \(common), last_error = ?, next_attempt_at = ? WHERE id = ?",
-                               arguments: [at, status, reason, next, delivery.id])
-            case .giveUp(let reason), .disable(let reason):
-                try db.execute(sql: """
-                    UPDATE deliveries SET state = 'failed', \(common), last_error = ?, next_attempt_at = NULL,
-                        finished_at = ? WHERE id = ?
-                    """, arguments: [at, status, reason, at, delivery.id])
-                if case .disable = decision {
-                    try Self.disable(db, subscription: delivery.subscriptionID, reason: reason, now: at)
-                }
+                UPDATE deliveries SET state = 'delivered', \(common), last_error = NULL, next_attempt_at = NULL,
+                    finished_at = ? WHERE id = ?
+                """, arguments: [at, status, at, delivery.id])
+        case .retry(let next, let reason):
+            try db.execute(sql: "UPDATE deliveries SET \(common), last_error = ?, next_attempt_at = ? WHERE id = ?",
+                           arguments: [at, status, reason, next, delivery.id])
+        case .giveUp(let reason), .disable(let reason):
+            try db.execute(sql: """
+                UPDATE deliveries SET state = 'failed', \(common), last_error = ?, next_attempt_at = NULL,
+                    finished_at = ? WHERE id = ?
+                """, arguments: [at, status, reason, at, delivery.id])
+            if case .disable = outcome.decision {
+                try disable(db, subscription: delivery.subscriptionID, reason: reason, now: at)
             }
         }
     }

@@ -31,7 +31,7 @@ extension RelayConfig {
 
         /// A subscriber: `url` gets every event whose type is in `events` (all types when empty),
         /// signed with `secret` (and `previous_secret` while it is being rotated out).
-        public struct Subscriber: Codable, Sendable, Equatable {
+        public struct Subscriber: Codable, Sendable, Equatable, CustomStringConvertible {
             public var url: String
             public var secret: String
             public var previousSecret: String? = nil
@@ -54,6 +54,12 @@ extension RelayConfig {
 
             enum CodingKeys: String, CodingKey, CaseIterable {
                 case url, secret, previousSecret = "previous_secret", events
+            }
+
+            /// Secrets never end up in logs or config dumps.
+            public var description: String {
+                "Subscriber(url: \(url), events: \(events.isEmpty ? "all" : events.joined(separator: ",")), secret: whsec_…"
+                    + (previousSecret == nil ? ")" : ", previous_secret: whsec_…)")
             }
         }
 
