@@ -40,6 +40,27 @@ struct WebhooksStoreTests {
         #expect(Set([s1, v, e1, s2, other].map(\.event.id)).count == 5, "event ids are unique")
     }
 
+    @Test("a burst recorded in one transaction numbers events exactly as one by one; stale changes give nil")
+    func batchRecording() async throws {
+        let store = try store()
+        let results = try await store.record([
+            .started(WebhookFixtures.started("42", "a", at: now)),
+            .viewers(room: "42", sessionID: "a", viewers: 2, at: now),
+            .ended(WebhookFixtures.ended("42", "a", at: now)),
+            .ended(WebhookFixtures.ended("42", "a", at: now)),  // a duplicate end
+            .started(WebhookFixtures.started("42", "b", at: now)),
+            .viewers(room: "42", sessionID: "a", viewers: 9, at: now),  // the old session
+            .started(WebhookFixtures.started("7", "c", at: now)),
+        ])
+        #expect(results.map { $0?.event.type } == ["stream.started", "stream.viewers", "stream.ended", nil, "stream.started", nil,
+                                                  "stream.started"])
+        #expect(results.map { $0?.event.generation } == [1, 1, 1, nil, 2, nil, 1])
+        #expect(results.map { $0?.event.sequence } == [1, 2, 3, nil, 4, nil, 1])
+        let seqs = results.compactMap { $0?.event.seq }
+        #expect(seqs == seqs.sorted() && Set(seqs).count == 5)
+        #expect(try await store.events(after: 0, limit: 100).count == 5)
+    }
+
     @Test("an end of a session that is not the live one writes nothing")
     func staleEndIgnored() async throws {
         let store = try store()

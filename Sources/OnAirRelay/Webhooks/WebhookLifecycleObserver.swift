@@ -10,21 +10,21 @@ enum LifecycleMessage: Sendable {
 }
 
 /// The engine's ``StreamLifecycleObserver``: called on the engine's event loop, it only
-/// appends to an unbounded AsyncStream (no lock held long, no I/O, no await) and returns.
-/// The ``LifecycleRecorder`` writes the changes to the store in the order they happened.
+/// appends to the ``LifecycleInbox`` (a short lock, no I/O, no await) and returns. The
+/// ``LifecycleRecorder`` writes the changes to the store in the order they happened.
 public struct WebhookLifecycleObserver: StreamLifecycleObserver {
-    let continuation: AsyncStream<LifecycleMessage>.Continuation
+    let inbox: LifecycleInbox
 
-    public func streamStarted(_ event: StreamStarted) { continuation.yield(.started(event)) }
+    public func streamStarted(_ event: StreamStarted) { inbox.post(.started(event)) }
 
-    public func streamEnded(_ event: StreamEnded) { continuation.yield(.ended(event)) }
+    public func streamEnded(_ event: StreamEnded) { inbox.post(.ended(event)) }
 
     public func viewersChanged(room: String, sessionID: String, viewers: Int) {
-        continuation.yield(.viewers(room: room, sessionID: sessionID, viewers: viewers, at: Date().timeIntervalSince1970))
+        inbox.post(.viewers(room: room, sessionID: sessionID, viewers: viewers, at: Date().timeIntervalSince1970))
     }
 
-    func tick() { continuation.yield(.tick(Date().timeIntervalSince1970)) }
+    func tick() { inbox.post(.tick(Date().timeIntervalSince1970)) }
 
     /// No more changes will come (shutdown): the recorder finishes what it has and returns.
-    func finish() { continuation.finish() }
+    func finish() { inbox.finish() }
 }

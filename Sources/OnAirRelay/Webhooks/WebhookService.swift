@@ -13,7 +13,7 @@ public struct WebhookService: Service, CustomStringConvertible {
     /// Set as the engine's `lifecycleObserver`.
     public let observer: WebhookLifecycleObserver
     let poster: WebhookPoster
-    let messages: AsyncStream<LifecycleMessage>
+    let inbox: LifecycleInbox
     let config: RelayConfig.Webhooks
     let logger: Logger
 
@@ -33,14 +33,14 @@ public struct WebhookService: Service, CustomStringConvertible {
 
     /// A service over an open store (tests and the benchmark open their own).
     public init(store: WebhookStore, config: RelayConfig.Webhooks, logger: Logger) {
-        let (messages, continuation) = AsyncStream.makeStream(of: LifecycleMessage.self)
+        let inbox = LifecycleInbox()
         let poster = WebhookPoster(timeoutSeconds: config.timeoutSeconds)
         self.store = store
         self.poster = poster
         self.dispatcher = WebhookDispatcher(store: store, poster: poster, policy: DeliveryPolicy(schedule: store.schedule),
                                             logger: logger)
-        self.observer = WebhookLifecycleObserver(continuation: continuation)
-        self.messages = messages
+        self.observer = WebhookLifecycleObserver(inbox: inbox)
+        self.inbox = inbox
         self.config = config
         self.logger = logger
     }
@@ -52,7 +52,7 @@ public struct WebhookService: Service, CustomStringConvertible {
         try await dispatcher.start()
         let recorder = LifecycleRecorder(store: store, dispatcher: dispatcher, viewersInterval: config.viewersIntervalSeconds,
                                          logger: logger)
-        let recording = Task { await recorder.run(messages) }
+        let recording = Task { [inbox] in await recorder.run(inbox) }
         let observer = self.observer
         let ticker = Task { [store, logger] in
             while !Task.isCancelled {

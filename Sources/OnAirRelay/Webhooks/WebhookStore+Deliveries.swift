@@ -8,12 +8,12 @@ extension WebhookStore {
     /// sequence, then by delivery id (a manual redelivery of an old event goes first).
     public func pendingDeliveries(subscription: String, limit: Int) async throws -> [PendingDelivery] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT d.id, d.subscription_id, d.event_seq, d.attempts, d.next_attempt_at, e.id AS event_id, e.body
                 FROM deliveries d JOIN events e ON e.seq = d.event_seq
                 WHERE d.subscription_id = ? AND d.state = 'pending'
                 ORDER BY d.event_seq, d.id LIMIT ?
-                """, arguments: [subscription, limit]).map(PendingDelivery.init(row:))
+                """), arguments: [subscription, limit]).map(PendingDelivery.init(row:))
         }
     }
 
@@ -42,16 +42,16 @@ extension WebhookStore {
         case .response(let code, _): status = code
         case .failed(let message): error = message
         }
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO delivery_attempts (delivery_id, attempted_at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [delivery.id, at, status, error, outcome.durationMs])
+            """).execute(arguments: [delivery.id, at, status, error, outcome.durationMs])
         let common = "attempts = attempts + 1, last_attempt_at = ?, last_status = ?"
         switch outcome.decision {
         case .delivered:
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE deliveries SET state = 'delivered', \(common), last_error = NULL, next_attempt_at = NULL,
                     finished_at = ? WHERE id = ?
-                """, arguments: [at, status, at, delivery.id])
+                """).execute(arguments: [at, status, at, delivery.id])
         case .retry(let next, let reason):
             try db.execute(sql: "UPDATE deliveries SET \(common), last_error = ?, next_attempt_at = ? WHERE id = ?",
                            arguments: [at, status, reason, next, delivery.id])

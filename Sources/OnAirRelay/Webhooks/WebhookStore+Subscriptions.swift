@@ -31,7 +31,8 @@ extension WebhookStore {
 
     public func subscription(id: String) async throws -> WebhookSubscription? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM subscriptions WHERE id = ?", arguments: [id]).map(WebhookSubscription.init(row:))
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM subscriptions WHERE id = ?"), arguments: [id])
+                .map(WebhookSubscription.init(row:))
         }
     }
 
