@@ -411,7 +411,7 @@ async def chromium_scenario(chat: Chat, procs: ProcessGroup, tmp_path: Path) -> 
 
 # -- end to end: publisher -> relay -> signed webhook -> chat -----------------------------------
 
-def test_relay_stream_end_closes_chat_room(procs, tmp_path, monkeypatch):
+def test_relay_stream_end_closes_chat_room(procs, tmp_path):
     """An aiortc publisher goes live on the relay and leaves (DELETE). The relay, configured
     with the chat's /hooks/relay as a webhook subscriber (ONAIR_WEBHOOK_URL/SECRET), sends
     stream.started and then stream.ended; chat clients see the room open and then close."""
@@ -419,10 +419,9 @@ def test_relay_stream_end_closes_chat_room(procs, tmp_path, monkeypatch):
     from harness import start_peer
 
     chat = launch_chat(procs, tmp_path)
-    monkeypatch.setenv("ONAIR_WEBHOOK_URL", f"{chat.base_url}/hooks/relay")
-    monkeypatch.setenv("ONAIR_WEBHOOK_SECRET", chat.secret)
-    monkeypatch.setenv("ONAIR_DATABASE", str(tmp_path / "relay.sqlite"))
-    relay = launch_relay("onair", procs, tmp_path)
+    relay = launch_relay("onair", procs, tmp_path, extra_env={
+        "ONAIR_WEBHOOK_URL": f"{chat.base_url}/hooks/relay", "ONAIR_WEBHOOK_SECRET": chat.secret,
+        "ONAIR_DATABASE": str(tmp_path / "relay.sqlite")})
 
     async def scenario():
         ada, joined = await Client.join(chat, "ada")
