@@ -88,6 +88,7 @@ let package = Package(
         .target(name: "OnAirChat",
                 dependencies: [
                     "OnAirWebhooks",
+                    .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "Hummingbird", package: "hummingbird"),
                     .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                     .product(name: "HTTPTypes", package: "swift-http-types"),
