@@ -238,6 +238,16 @@ def test_receiver_down_then_up_is_retried(procs, tmp_path, receiver):
         time.sleep(0.05)
 
 
+def test_relay_sigterm_ends_live_streams_before_exit(procs, tmp_path, receiver):
+    relay = launch_relay(TARGET, procs, tmp_path, webhook_env(receiver, tmp_path))
+    publish(procs, relay)
+    started = receiver.wait_for(of_type("stream.started"), 5, "stream.started")
+    relay.process.signal(signal.SIGTERM)  # graceful: the media plane ends every stream, webhooks drain
+    assert relay.process.wait(10) is not None, "relay did not exit within 10 s of SIGTERM"
+    ended = receiver.wait_for(of_type("stream.ended", reason="relay_shutdown"), 0.5, "stream.ended before exit")
+    assert ended["data"]["generation"] == started["data"]["generation"]
+
+
 def test_relay_kill9_with_pending_delivery_delivers_after_restart(procs, tmp_path, receiver):
     receiver.status = 503  # down: stream.started stays pending
     env = webhook_env(receiver, tmp_path)
