@@ -122,7 +122,7 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log"),
                                          .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                           path: "tools/bench/webhooks",
-                          exclude: ["delete_latency.py"],
+                          exclude: ["delete_latency.py", "README.md"],
                           swiftSettings: strict),
         // Chat fan-out figures (issue 5): one room, N WebSocket clients, deliveries/s per core, p99 latency.
         .executableTarget(name: "chat-bench",
