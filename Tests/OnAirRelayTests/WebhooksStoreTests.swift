@@ -130,6 +130,22 @@ struct WebhooksStoreTests {
         #expect(try await store.deliveryCounts() == ["cancelled": 1])
     }
 
+    @Test("retention: finished deliveries and events older than the cutoff go; pending ones and their events stay")
+    func prune() async throws {
+        let store = try store()
+        let subscription = try await store.createSubscription(url: "http://127.0.0.1:1/", eventTypes: [], description: nil, now: now)
+        let old = try await store.recordStarted(WebhookFixtures.started("42", "p", at: now))
+        let pending = try #require(try await store.recordEnded(WebhookFixtures.ended("42", "p", at: now + 1)))
+        let head = try await store.pendingDeliveries(subscription: subscription.id, limit: 1)[0]
+        try await store.recordAttempt(head, at: now + 2, durationMs: 1, result: .response(status: 204, retryAfter: nil),
+                                      decision: .delivered)
+        let recent = try await store.recordStarted(WebhookFixtures.started("43", "q", at: now + 1_000))
+        try await store.prune(before: now + 500)
+        let left = try await store.events(after: 0, limit: 10).map(\.id)
+        #expect(left == [pending.event.id, recent.event.id], "\(old.event.id) was delivered and old: pruned")
+        #expect(try await store.deliveryCounts() == ["pending": 2])
+    }
+
     @Test("catch-up: events after a sequence, in order, paged")
     func catchUp() async throws {
         let store = try store()
