@@ -14,9 +14,7 @@ extension HLSBranch {
     func serve(_ resource: HLSResource, request: PlaylistRequest) -> HLSReply {
         guard let packager, packager.hasContent else {
             if finished { return .notFound("the stream ended before any media was packaged") }
-            if case .initializationSegment = resource { return wait(for: .content) }
-            if case .part = resource { return wait(for: .content) }
-            return wait(for: .content)
+            return wait(for: .content)  // every resource waits for the first part
         }
         switch resource {
         case .multivariantPlaylist:
