@@ -1,0 +1,191 @@
+import OnAirRTP
+import OnAirRateControl
+import Testing
+
+@Suite("Bitrate controller: loss (GCC §6), REMB ceiling, encoder reconfiguration")
+struct BitrateControllerTests {
+    static func controller() -> BitrateController {
+        BitrateController(minimum: 300_000, maximum: 2_500_000, start: 1_000_000)
+    }
+
+    static func report(lossPercent: Double) -> ReportBlock {
+        ReportBlock(ssrc: 0xCAFE, fractionLost: UInt8((lossPercent * 2.56).rounded()))
+    }
+
+    @Test func startIsClamped() {
+        #expect(BitrateController(minimum: 300_000, maximum: 2_500_000, start: 9_000_000).target == 2_500_000)
+        #expect(BitrateController(minimum: 300_000, maximum: 2_500_000, start: 10).target == 300_000)
+        let controller = Self.controller()
+        #expect(controller.target == 1_000_000)
+        #expect(controller.encoderBitrate == 1_000_000)
+        #expect(controller.lastChangeReason == .start)
+    }
+
+    @Test func cleanReportsRampUpSlowlyAndNeverBeyondMaximum() {
+        var controller = Self.controller()
+        var now = 5 * second
+        controller.handle(reportBlock: Self.report(lossPercent: 0), now: now)
+        #expect(controller.target == 1_000_000)  // the first report only starts the clock
+        var previous = controller.target
+        for _ in 0..<40 {
+            now += second
+            controller.handle(reportBlock: Self.report(lossPercent: 1), now: now)
+            #expect(controller.target <= 2_500_000)
+            #expect(controller.target >= previous)
+            // About 8% per second of clean reports, not more.
+            #expect(Double(controller.target) <= Double(previous) * 1.0801)
+            previous = controller.target
+        }
+        #expect(controller.target == 2_500_000)
+        #expect(controller.lastChangeReason == .cleanIncrease)
+        // After one second: +8%, not more.
+        var fresh = Self.controller()
+        fresh.handle(fractionLost: 0, now: 0)
+        fresh.handle(fractionLost: 0, now: second)
+        #expect(fresh.target == 1_080_000)
+    }
+
+    @Test func reportsFasterThanOncePerSecondIncreaseOncePerSecond() {
+        var controller = Self.controller()
+        var targets: Set<Int> = []
+        // 5 s of clean reports every 200 ms.
+        for step in 0...25 {
+            controller.handle(fractionLost: 0, now: UInt64(step) * 200 * millisecond)
+            targets.insert(controller.target)
+        }
+        #expect(targets.count == 6)  // the start value and five increases
+        #expect(abs(Double(controller.target) - 1_000_000 * 1.469_328) < 10)
+    }
+
+    @Test func twentyPercentLossCutsAtOnceAndNeverBelowMinimum() {
+        var controller = Self.controller()
+        controller.handle(reportBlock: Self.report(lossPercent: 20), now: 0)
+        // 1 - 0.5 x (51/256): the field holds 51/256 = 19.9%.
+        #expect(controller.target == Int((1_000_000 * (1 - 0.5 * 51.0 / 256)).rounded(.down)))
+        #expect(controller.lastChangeReason == .loss)
+        // Every lossy report cuts again, straight away.
+        let first = controller.target
+        controller.handle(reportBlock: Self.report(lossPercent: 20), now: 1)
+        #expect(controller.target < first)
+        for step in 2..<100 {
+            controller.handle(reportBlock: Self.report(lossPercent: 20), now: UInt64(step))
+            #expect(controller.target >= 300_000)
+        }
+        #expect(controller.target == 300_000)
+    }
+
+    @Test func moderateLossHolds() {
+        var controller = Self.controller()
+        for step in 0..<10 {
+            controller.handle(fractionLost: 0.05, now: UInt64(step) * second)
+        }
+        #expect(controller.target == 1_000_000)
+        // Clean time counts from the last lossy report: one more second before rising.
+        controller.handle(fractionLost: 0, now: 9 * second + 500 * millisecond)
+        #expect(controller.target == 1_000_000)
+        controller.handle(fractionLost: 0, now: 10 * second)
+        #expect(controller.target == 1_080_000)
+    }
+
+    @Test func decreaseDelaysTheNextIncrease() {
+        var controller = Self.controller()
+        controller.handle(fractionLost: 0, now: 0)
+        controller.handle(fractionLost: 0.5, now: 900 * millisecond)
+        #expect(controller.target == 750_000)
+        controller.handle(fractionLost: 0, now: 1_100 * millisecond)
+        #expect(controller.target == 750_000)
+        controller.handle(fractionLost: 0, now: 1_900 * millisecond)
+        #expect(controller.target == 810_000)
+    }
+
+    @Test func rembCapsTheTarget() {
+        var controller = Self.controller()
+        controller.handle(remb: REMB(senderSSRC: 9, bitrate: 600_000, ssrcs: [0xCAFE]), now: 0)
+        #expect(controller.target == 600_000)
+        #expect(controller.lastChangeReason == .remb)
+        #expect(controller.rembCeiling(now: second) == 600_000)
+        // Clean reports cannot lift it above the ceiling while REMBs keep coming.
+        for step in 1...20 {
+            let now = UInt64(step) * second
+            if step % 2 == 0 { controller.handle(rembBitrate: 600_000, now: now) }
+            controller.handle(fractionLost: 0, now: now)
+            #expect(controller.target <= 600_000)
+        }
+        #expect(controller.target == 600_000)
+        // A REMB above the target is no reason to rise by itself.
+        controller.handle(rembBitrate: 2_000_000, now: 21 * second)
+        #expect(controller.target == 600_000)
+    }
+
+    @Test func rembBelowMinimumStopsAtMinimum() {
+        var controller = Self.controller()
+        controller.handle(rembBitrate: 50_000, now: 0)
+        #expect(controller.target == 300_000)
+    }
+
+    @Test func staleRembNoLongerCaps() {
+        var controller = Self.controller()
+        controller.handle(rembBitrate: 600_000, now: 0)
+        for step in 1...12 {
+            controller.handle(fractionLost: 0, now: UInt64(step) * second)
+            if step < 5 { #expect(controller.target == 600_000) }
+        }
+        #expect(controller.rembCeiling(now: 12 * second) == nil)
+        #expect(controller.target > 600_000)
+        #expect(controller.lastChangeReason == .cleanIncrease)
+    }
+
+    @Test func pollChangeHandsOutDecreasesAtOnce() {
+        var controller = Self.controller()
+        #expect(controller.pollChange(now: 0) == nil)
+        controller.handle(fractionLost: 0.2, now: 0)
+        #expect(controller.pollChange(now: 0) == controller.target)
+        #expect(controller.encoderBitrate == controller.target)
+        #expect(controller.pollChange(now: 0) == nil)
+        // A further decrease 1 ms later still goes out.
+        controller.handle(rembBitrate: 700_000, now: millisecond)
+        #expect(controller.pollChange(now: millisecond) == 700_000)
+    }
+
+    @Test func pollChangeRateLimitsIncreases() {
+        // Fast growth (x2 per second, checked every 100 ms: +7.2% each) to exercise the limit.
+        var configuration = BitrateController.Configuration(minimum: 300_000, maximum: 5_000_000, start: 1_000_000)
+        configuration.increasePerSecond = 2
+        configuration.increaseInterval = 100 * millisecond
+        var controller = BitrateController(configuration: configuration)
+        var handedOut: [(time: UInt64, bitrate: Int)] = []
+        for step in 0...30 {
+            let now = UInt64(step) * 100 * millisecond
+            controller.handle(fractionLost: 0, now: now)
+            if let bitrate = controller.pollChange(now: now) { handedOut.append((now, bitrate)) }
+        }
+        #expect(handedOut.count >= 4)
+        for (earlier, later) in zip(handedOut, handedOut.dropFirst()) {
+            #expect(later.time - earlier.time >= 500 * millisecond)
+            #expect(later.bitrate > earlier.bitrate)
+        }
+        // But a decrease right after an increase goes out at once.
+        let now = handedOut.last!.time + millisecond
+        controller.handle(fractionLost: 0.3, now: now)
+        #expect(controller.pollChange(now: now) == controller.target)
+    }
+
+    @Test func pollChangeIgnoresSmallIncreasesUntilTheyAddUp() {
+        // +0.77% every 100 ms: only every ~0.7 s do they reach 5%.
+        var configuration = BitrateController.Configuration(minimum: 300_000, maximum: 1_200_000, start: 1_000_000)
+        configuration.increaseInterval = 100 * millisecond
+        var controller = BitrateController(configuration: configuration)
+        var handedOut: [Int] = []
+        for step in 0...60 {
+            let now = UInt64(step) * 100 * millisecond
+            controller.handle(fractionLost: 0, now: now)
+            if let bitrate = controller.pollChange(now: now) {
+                #expect(Double(bitrate) >= Double(handedOut.last ?? 1_000_000) * 1.05 || bitrate == 1_200_000)
+                handedOut.append(bitrate)
+            }
+        }
+        // ... and reaching the maximum is handed out even when the last step is small.
+        #expect(handedOut.last == 1_200_000)
+        #expect(handedOut.count <= 5)
+    }
+}

@@ -1,0 +1,110 @@
+import OnAirRTP
+
+import OnAirRateControl
+
+let millisecond: UInt64 = 1_000_000
+let second: UInt64 = 1_000_000_000
+
+/// A single-queue bottleneck: packets wait behind each other and leave at `capacity`
+/// bits/s, then travel `propagation`. Arrival times are µs on a receiver clock that is
+/// unrelated to the sender's (offset by `receiverClockOffset`).
+struct BottleneckLink {
+    var capacity: Double
+    var propagation: UInt64 = 20 * millisecond
+    var receiverClockOffset: Int64 = 7_777_000_000
+    private var queueFreeAt: Double = 0
+
+    init(capacity: Double) { self.capacity = capacity }
+
+    /// Arrival time (µs, receiver clock) of a packet of `size` bytes sent at `sendTime` (ns).
+    mutating func carry(size: Int, sentAt sendTime: UInt64) -> Int64 {
+        let start = max(Double(sendTime), queueFreeAt)
+        queueFreeAt = start + Double(size * 8) / capacity * 1e9
+        return Int64((queueFreeAt + Double(propagation)) / 1e3) + receiverClockOffset
+    }
+}
+
+/// The receiving end of transport-cc: notes arrivals by transport-wide sequence number and
+/// writes real feedback packets (TransportWideFeedback's own encoder) for what it saw.
+struct FeedbackWriter {
+    private var base: UInt16?
+    private var arrivals: [Int64?] = []
+    private var count: UInt8 = 0
+
+    mutating func note(sequence: UInt16, arrival: Int64?) {
+        if base == nil { base = sequence }
+        arrivals.append(arrival)
+    }
+
+    /// A feedback packet for everything noted since the last one, round-tripped through
+    /// the wire format; nil if nothing was noted.
+    mutating func flush() throws -> TransportWideFeedback? {
+        guard let base else { return nil }
+        let feedback = try TransportWideFeedback(
+            senderSSRC: 1, mediaSSRC: 2, baseSequenceNumber: base, feedbackPacketCount: count,
+            arrivalTimesMicroseconds: arrivals)
+        self.base = nil
+        arrivals.removeAll()
+        count &+= 1
+        let packets = try RTCPPacket.parseCompound(feedback.serialized())
+        guard case .transportWideFeedback(let parsed) = packets.first else { return nil }
+        return parsed
+    }
+}
+
+/// A publisher sending fixed-size packets at a fixed interval over a link, with feedback
+/// every `feedbackInterval` into an adapter, as the broadcaster does.
+struct PublisherSimulation {
+    var adapter = TransportFeedbackAdapter()
+    var link: BottleneckLink
+    var writer = FeedbackWriter()
+    var sequence: UInt16
+    var now: UInt64 = 10 * second
+    var feedbackInterval: UInt64 = 100 * millisecond
+    private var lastFeedback: UInt64 = 10 * second
+
+    init(capacity: Double, firstSequence: UInt16 = 0) {
+        link = BottleneckLink(capacity: capacity)
+        sequence = firstSequence
+    }
+
+    /// Sends for `duration` ns, one `size`-byte packet every `interval` ns; returns the
+    /// summaries of the feedback that came back meanwhile, and hands each to `react` as
+    /// it comes back, with the time (feedback takes no time to return: the queue is on
+    /// the way out).
+    mutating func run(
+        for duration: UInt64, interval: UInt64, size: Int = 1200,
+        react: (TransportFeedbackSummary, UInt64) -> Void = { _, _ in }
+    ) throws -> [TransportFeedbackSummary] {
+        var summaries: [TransportFeedbackSummary] = []
+        let end = now + duration
+        while now < end {
+            adapter.recordSent(sequence: sequence, size: size, now: now)
+            writer.note(sequence: sequence, arrival: link.carry(size: size, sentAt: now))
+            sequence &+= 1
+            now += interval
+            if now - lastFeedback >= feedbackInterval, let feedback = try writer.flush() {
+                lastFeedback = now
+                let summary = adapter.feedback(feedback, now: now)
+                summaries.append(summary)
+                react(summary, now)
+            }
+        }
+        return summaries
+    }
+}
+
+/// SplitMix64: deterministic noise for simulations.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
