@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "relay", targets: ["relay"]),
         .executable(name: "chat", targets: ["chat"]),
+        .executable(name: "broadcast", targets: ["broadcast"]),
         .executable(name: "fanout-bench", targets: ["fanout-bench"]),
         // Libraries so that tools/fuzz (a separate package) can link the parsers.
         .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS", "OnAirWebRTC"]),
@@ -49,6 +50,11 @@ let package = Package(
         // RTP payload formats (H.264 RFC 6184, Opus RFC 7587) and the H.264 bitstream (Annex B,
         // AVCC, SPS): shared by the broadcaster's packetizer and the HLS depacketizer.
         .target(name: "OnAirPayload", dependencies: ["OnAirWire", "OnAirRTP"], swiftSettings: strict),
+        // The broadcaster's test pattern: picture with frame counter and a wall-clock barcode,
+        // beeping tone (issue 3). Pure: drawn into caller-owned planes.
+        .target(name: "OnAirTestPattern", swiftSettings: strict),
+        // Sender-side congestion control and link quality (RTCP RR, REMB, transport-cc), pure.
+        .target(name: "OnAirRateControl", dependencies: ["OnAirRTP"], swiftSettings: strict),
         // LL-HLS: fMP4/CMAF boxes, segmenter, playlists (RFC 8216bis), pure.
         .target(name: "OnAirHLS", dependencies: ["OnAirWire", "OnAirPayload"], swiftSettings: strict),
 
@@ -63,6 +69,9 @@ let package = Package(
         .target(name: "OnAirTranscode", dependencies: ["CLiveFFmpeg"], swiftSettings: strict),
         .target(name: "OnAirWebRTC",
                 dependencies: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirSTUN", "OnAirDTLS"],
+                swiftSettings: strict),
+        // Encoders and sources for the broadcaster: x264, libopus, libavformat/libavdevice input.
+        .target(name: "OnAirMedia", dependencies: ["CLiveFFmpeg", "CLiveX264", "CLiveOpus", "OnAirTranscode", "OnAirTestPattern"],
                 swiftSettings: strict),
 
         // L3: I/O and runtime.
@@ -85,6 +94,19 @@ let package = Package(
                 resources: [.copy("Web")],
                 swiftSettings: strict),
 
+        // The WHIP publisher: pipeline, RTP sender, feedback handling, WHIP client.
+        .target(name: "OnAirBroadcast",
+                dependencies: [
+                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "OnAirPayload", "OnAirMedia", "OnAirRateControl",
+                    "OnAirTestPattern", "CLiveSocket",
+                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                    .product(name: "NIOCore", package: "swift-nio"),
+                    .product(name: "NIOHTTP1", package: "swift-nio"),
+                    .product(name: "Logging", package: "swift-log"),
+                    .product(name: "Yams", package: "Yams"),
+                ],
+                swiftSettings: strict),
+
         .target(name: "OnAirChat",
                 dependencies: [
                     "OnAirWebhooks",
@@ -102,6 +124,10 @@ let package = Package(
         // L4: thin executables.
         .executableTarget(name: "relay",
                           dependencies: ["OnAirRelay", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        .executableTarget(name: "broadcast",
+                          dependencies: ["OnAirBroadcast", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
         .executableTarget(name: "chat",
@@ -142,6 +168,10 @@ let package = Package(
         .testTarget(name: "OnAirPayloadTests", dependencies: ["OnAirPayload", "OnAirRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirHLSTests", dependencies: ["OnAirHLS", "OnAirPayload"], swiftSettings: strict),
         .testTarget(name: "OnAirTranscodeTests", dependencies: ["OnAirTranscode", "CLiveFFmpeg"], swiftSettings: strict),
+        .testTarget(name: "OnAirTestPatternTests", dependencies: ["OnAirTestPattern"], swiftSettings: strict),
+        .testTarget(name: "OnAirRateControlTests", dependencies: ["OnAirRateControl", "OnAirRTP"], swiftSettings: strict),
+        .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirPayload"], swiftSettings: strict),
+        .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast"], swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
         .testTarget(name: "OnAirChatTests",
                     dependencies: ["OnAirChat", "OnAirWebhooks",

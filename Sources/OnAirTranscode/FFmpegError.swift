@@ -27,7 +27,7 @@ public struct FFmpegError: Error, CustomStringConvertible, Sendable {
 
     /// Throws for a negative libav return value.
     @discardableResult
-    static func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
+    public static func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
         if result < 0 { throw FFmpegError(operation(), code: result) }
         return result
     }

@@ -1,0 +1,58 @@
+import OnAirRateControl
+import OnAirRTP
+
+extension BroadcastEngine {
+    /// Applies what RTCP said since the last look: keyframe requests (rate-limited, RFC 4585
+    /// §6.3.1 PLI / RFC 5104 §4.3.1 FIR), receiver reports (loss, jitter, RTT per RFC 3550
+    /// §6.4.1), REMB and transport-cc to the bitrate controller, and the controller's decision to
+    /// x264 (x264_encoder_reconfig) and Opus FEC. Returns true when an IDR is due.
+    func applyFeedback(_ connection: PublishingConnection, now: UInt64) -> Bool {
+        let feedback = connection.takeFeedback()
+        for (block, arrival) in feedback.reportBlocks {
+            if block.ssrc == connection.video.ssrc {
+                let rtt = roundTrip.update(reportBlock: block, arrivalNTP: arrival)
+                let link = LinkStatistics(reportBlock: block, clockRate: 90_000, roundTripTime: roundTrip.smoothed ?? rtt)
+                statistics.lossFraction = link.fractionLost
+                statistics.jitter = link.jitter
+                statistics.roundTripTime = link.roundTripTime
+                statistics.cumulativeLost = Int64(link.cumulativeLost)
+                controller.handle(reportBlock: block, now: now)
+                pipeline.opus?.setExpectedLoss(percent: Int(link.lossPercent.rounded()))
+            } else if let audio = connection.audio, block.ssrc == audio.ssrc, statistics.roundTripTime == nil {
+                statistics.roundTripTime = roundTrip.update(reportBlock: block, arrivalNTP: arrival)
+            }
+        }
+        // REMB and transport-cc estimate the whole session; the controller steers video only.
+        let audioShare = pipeline.opus == nil ? 0 : settings.audioBitrate
+        for bitrate in feedback.rembBitrates {
+            controller.handle(rembBitrate: max(0, bitrate - audioShare), now: now)
+        }
+        for report in feedback.transportFeedback {
+            var summary = transportFeedback.feedback(report, now: now)
+            if let acknowledged = summary.acknowledgedBitrate { summary.acknowledgedBitrate = max(0, acknowledged - audioShare) }
+            controller.handle(transportFeedback: summary, now: now)
+        }
+        if let bitrate = controller.pollChange(now: now) {
+            pipeline.encoder.reconfigure(bitrate: bitrate)
+        }
+        statistics.targetBitrate = pipeline.encoder.settings.bitrate
+        statistics.bitrateReason = controller.lastChangeReason.description
+        statistics.keyframeRequests += feedback.keyframeRequests
+        guard feedback.keyframeRequested else { return false }
+        // At most one forced IDR per 500 ms: a burst of PLIs from many viewers is one keyframe.
+        if let last = lastForcedKeyframe, now - last < 500_000_000 {
+            pendingKeyframe = true
+            return false
+        }
+        lastForcedKeyframe = now
+        return true
+    }
+
+    /// A keyframe request that arrived inside the rate limit is honoured when the limit ends.
+    func pendingKeyframeDue(now: UInt64) -> Bool {
+        guard pendingKeyframe, let last = lastForcedKeyframe, now - last >= 500_000_000 else { return false }
+        pendingKeyframe = false
+        lastForcedKeyframe = now
+        return true
+    }
+}

@@ -1,0 +1,22 @@
+import Synchronization
+
+/// Why the broadcast is asked to end, set from a signal handler or a timer, read by the media
+/// loop between packets (an atomic: no lock on the loop).
+public final class StopSignal: Sendable {
+    public enum Reason: Int, Sendable {
+        case none = 0
+        case interrupted = 1  // SIGINT (Ctrl-C)
+        case terminated = 2  // SIGTERM (`broadcast stop`, service managers)
+    }
+
+    private let value = Atomic<Int>(0)
+
+    public init() {}
+
+    public func request(_ reason: Reason) {
+        _ = value.compareExchange(expected: 0, desired: reason.rawValue, ordering: .relaxed)
+    }
+
+    public var reason: Reason { Reason(rawValue: value.load(ordering: .relaxed)) ?? .none }
+    public var isRequested: Bool { value.load(ordering: .relaxed) != 0 }
+}

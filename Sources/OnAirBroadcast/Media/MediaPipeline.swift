@@ -1,0 +1,87 @@
+import OnAirMedia
+
+/// Source → encoders on the output clock: video frame `n` is due at `origin + n / fps`, audio
+/// frame `k` at `origin + k × 20 ms`; their RTP timestamps are those instants on the 90 kHz and
+/// 48 kHz clocks (RFC 6184 §5.1, RFC 7587 §4.1), so audio and video share one timeline and the
+/// sender reports map both onto the same wall clock. Survives reconnects (the encoder and the
+/// timeline carry on; the next frame is an IDR).
+final class MediaPipeline {
+    let source: BroadcastSource
+    let encoder: H264Encoder
+    let opus: OpusAudioEncoder?
+    let framesPerSecond: Int
+    private(set) var videoTick: Int64 = 0
+    private(set) var audioIndex: Int64 = 0
+    private var origin: UInt64 = 0
+    /// `origin` on the wall clock in 48 kHz samples: audio frame k is at this + k × 960, exactly,
+    /// so the tone stays phase-continuous and its beeps land on wall-clock seconds.
+    private var wallSampleOrigin: Int64 = 0
+    private var started = false
+    private let pcm = UnsafeMutablePointer<Int16>.allocate(capacity: OpusAudioEncoder.frameSamples * 2)
+    /// Output frames skipped because the loop fell behind (the machine stalled).
+    private(set) var skippedFrames: UInt64 = 0
+
+    init(source: BroadcastSource, encoder: H264Encoder, opus: OpusAudioEncoder?, framesPerSecond: Int) {
+        self.source = source
+        self.encoder = encoder
+        self.opus = opus
+        self.framesPerSecond = framesPerSecond
+    }
+
+    deinit { pcm.deallocate() }
+
+    var isStarted: Bool { started }
+
+    func start(now: UInt64) {
+        guard !started else { return }
+        origin = now
+        wallSampleOrigin = Int64(Clocks.realtime() / 1_000_000) * 48 - Int64((Clocks.monotonic() - now) / 20_833)
+        started = true
+    }
+
+    var nextVideoDue: UInt64 { origin + UInt64(videoTick) * 1_000_000_000 / UInt64(framesPerSecond) }
+    var nextAudioDue: UInt64 { opus == nil ? .max : origin + UInt64(audioIndex) * 20_000_000 }
+    var nextDue: UInt64 { started ? min(nextVideoDue, nextAudioDue) : .max }
+    var isFinished: Bool { source.isFinished }
+
+    /// After a stall of more than half a second, jump the clocks to `now` instead of bursting
+    /// the backlog (a live encoder drops frames; the receiver's jitter buffer would drop them anyway).
+    func skipBacklog(now: UInt64) {
+        let limit: UInt64 = 500_000_000
+        while nextVideoDue + limit < now {
+            videoTick += 1
+            skippedFrames += 1
+        }
+        while opus != nil, nextAudioDue + limit < now { audioIndex += 1 }
+    }
+
+    /// Encodes the due video frame. Returns nil when the source has no picture for it.
+    func encodeVideo(forceKeyframe: Bool) throws
+        -> (frame: EncodedVideoFrame, rtpTimestamp: UInt32, mediaTime: UInt64, capturedAt: UInt64)? {
+        let tick = videoTick
+        let due = nextVideoDue
+        videoTick += 1
+        let timestamp = tick * 90_000 / Int64(framesPerSecond)
+        let wallClock = Clocks.realtime() / 1_000_000
+        guard let picture = try source.picture(forTick: tick, timestamp90kHz: timestamp, wallClockMilliseconds: wallClock) else {
+            return nil
+        }
+        picture.timestamp90kHz = timestamp
+        // Capture = the picture exists (drawn, or decoded and scaled): from here on it is ours.
+        picture.capturedAt = Clocks.monotonic()
+        guard let encoded = try encoder.encode(picture, forceKeyframe: forceKeyframe) else { return nil }
+        return (encoded, UInt32(truncatingIfNeeded: timestamp), due, picture.capturedAt)
+    }
+
+    /// Encodes the due 20 ms of audio.
+    func encodeAudio() throws -> (packet: UnsafeBufferPointer<UInt8>, rtpTimestamp: UInt32, mediaTime: UInt64)? {
+        guard let opus else { return nil }
+        let index = audioIndex
+        let due = nextAudioDue
+        audioIndex += 1
+        let wallSamples = wallSampleOrigin + index * Int64(OpusAudioEncoder.frameSamples)
+        try source.audio(into: pcm, index: index, wallClockSampleTime: wallSamples)
+        let packet = try opus.encode(pcm)
+        return (packet, UInt32(truncatingIfNeeded: index * Int64(OpusAudioEncoder.frameSamples)), due)
+    }
+}

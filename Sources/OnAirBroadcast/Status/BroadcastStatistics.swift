@@ -1,0 +1,24 @@
+/// Running totals of a broadcast, across reconnects, and the latest link figures from RTCP.
+struct BroadcastStatistics {
+    var videoFrames: UInt64 = 0
+    var audioFrames: UInt64 = 0
+    var keyframes: UInt64 = 0
+    var videoPackets: UInt64 = 0
+    var audioPackets: UInt64 = 0
+    var bytesSent: UInt64 = 0
+    var retransmittedPackets: UInt64 = 0
+    var keyframeRequests: UInt64 = 0
+    var reconnects = 0
+    var skippedFrames: UInt64 = 0
+    /// Latest receiver view of our video (RFC 3550 §6.4.1 report block): loss 0...1, jitter and RTT in seconds.
+    var lossFraction: Double?
+    var jitter: Double?
+    var roundTripTime: Double?
+    var cumulativeLost: Int64 = 0
+    var targetBitrate = 0
+    var bitrateReason = "start"
+    /// Capture (picture produced) to first packet on the wire, per frame, in nanoseconds.
+    var captureToSend = LatencyHistogram()
+    /// Monotonic ns when media first flowed.
+    var startedAt: UInt64?
+}

@@ -1,0 +1,44 @@
+import Glibc
+import OnAirSDP
+
+/// Our host candidates (RFC 8445 §5.1.1.1) for the socket bound to all interfaces: loopback
+/// when the endpoint is on this machine (a loopback-only test has nothing else), otherwise every
+/// up, non-loopback IPv4 interface address. Against an ICE-lite relay they barely matter (it
+/// learns our address from our checks); a full-ICE endpoint checks them.
+enum HostCandidates {
+    static func candidates(port: UInt16, endpointHost: String) -> [ICECandidate] {
+        let addresses = isLoopback(endpointHost) ? ["127.0.0.1"] : interfaceAddresses()
+        return addresses.enumerated().map { index, address in
+            // RFC 8445 §5.1.2.1 priority for host candidates: type preference 126, local
+            // preference falling with the interface order, component 1.
+            let priority = UInt32(126) << 24 | UInt32(65_535 - index) << 8 | 255
+            return ICECandidate(foundation: String(index + 1), component: 1, transport: "udp", priority: priority,
+                                address: address, port: port, type: .host)
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+    }
+
+    private static func interfaceAddresses() -> [String] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return ["127.0.0.1"] }
+        defer { freeifaddrs(list) }
+        var addresses: [String] = []
+        var cursor = list
+        while let entry = cursor {
+            defer { cursor = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                  entry.pointee.ifa_flags & UInt32(IFF_UP) != 0,
+                  entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+                var raw = inet.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &raw, &text, socklen_t(INET_ADDRSTRLEN))
+            }
+            addresses.append(String(cString: text))
+        }
+        return addresses.isEmpty ? ["127.0.0.1"] : addresses
+    }
+}

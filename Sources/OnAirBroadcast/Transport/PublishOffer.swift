@@ -1,0 +1,32 @@
+import OnAirCrypto
+import OnAirDTLS
+import OnAirSDP
+import OnAirWebRTC
+
+/// Our WHIP offer (RFC 9725 §4.2) and what we must remember to use its answer: ICE
+/// credentials, SSRCs, the certificate whose fingerprint the offer carries.
+struct PublishOffer {
+    let description: SessionDescription
+    let ufrag: String
+    let password: String
+    let ssrcs: LocalSSRCs
+    let certificate: DTLSCertificate
+
+    /// - Parameter level: the H.264 level our picture size and rate need (ITU-T H.264 Table A-1),
+    ///   offered with Constrained Baseline, the profile every WebRTC receiver decodes.
+    init(port: UInt16, endpointHost: String, certificate: DTLSCertificate, audio: Bool, level: H264Level) {
+        let credentials = ClientPeerSessionParameters.generateCredentials()
+        ufrag = credentials.ufrag
+        password = credentials.password
+        self.certificate = certificate
+        let local = LocalTransport(iceUfrag: ufrag, icePassword: password,
+                                   fingerprint: DTLSFingerprint(algorithm: "sha-256", bytes: certificate.fingerprintSHA256),
+                                   candidates: HostCandidates.candidates(port: port, endpointHost: endpointHost),
+                                   iceLite: false, sessionID: SecureRandom.uint64() >> 2)
+        ssrcs = LocalSSRCs(cname: "onair-" + String(SecureRandom.uint32(), radix: 36), streamID: "onair-broadcast",
+                           audio: audio ? .init(ssrc: SecureRandom.uint32(), trackID: "audio") : nil,
+                           video: .init(ssrc: SecureRandom.uint32(), trackID: "video"))
+        description = SDPNegotiator.makeOffer(local: local, ssrcs: ssrcs,
+                                              videoProfileLevelID: H264ProfileLevelID(profile: .constrainedBaseline, level: level))
+    }
+}

@@ -1,0 +1,204 @@
+import OnAirMedia
+import OnAirPayload
+import OnAirRTP
+import OnAirSDP
+import OnAirWebRTC
+import OnAirWire
+
+/// One WHIP session's media path: the ``ClientPeerSession`` (ICE controlling, DTLS, SRTP) on our
+/// UDP socket, an RTP sender per negotiated stream, and the RTCP both ways. NACKs are answered
+/// here from the send history (RFC 4585 §6.2.1, same SSRC and sequence number: we offer no RTX);
+/// the rest of the feedback is collected in ``feedback`` for the engine.
+///
+/// Sending is allocation-free: one packet buffer, header written in place, payload written by the
+/// packetizer behind it, SRTP applied in place.
+final class PublishingConnection {
+    let session: ClientPeerSession
+    let socket: UDPSocket
+    let video: RTPStreamSender
+    let audio: RTPStreamSender?
+    private(set) var feedback = FeedbackEvents()
+    /// Transport-wide sequence numbers (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2)
+    /// count every packet of the session across both streams.
+    private var transportSequence: UInt16 = 0
+    /// Called for every packet that carries a transport-wide sequence number.
+    var onTransportPacketSent: ((UInt16, Int, UInt64) -> Void)?
+    private var packet = [UInt8](repeating: 0, count: 1500)
+    private let packetizer = H264Packetizer(maxPayloadSize: H264Packetizer.defaultMaxPayloadSize)
+    private var events: [PeerEvent] = []
+    private var nextReportAt: UInt64 = 0
+    private(set) var closeReason: PeerCloseReason?
+    private(set) var bytesSent: UInt64 = 0
+
+    init(session: ClientPeerSession, socket: UDPSocket, negotiated: NegotiatedSession, ssrcs: LocalSSRCs) throws(BroadcastError) {
+        self.session = session
+        self.socket = socket
+        guard let videoMedia = negotiated.media(of: .video), let videoTrack = ssrcs.video else {
+            throw BroadcastError(.rejected, "the WHIP answer did not accept our H.264 video")
+        }
+        video = RTPStreamSender(ssrc: videoTrack.ssrc, payloadType: videoMedia.codec.payloadType, clockRate: 90_000,
+                                extensions: RTPExtensionIDs(videoMedia), mid: videoMedia.mid, historyPackets: 1024)
+        if let audioMedia = negotiated.media(of: .audio), let audioTrack = ssrcs.audio {
+            audio = RTPStreamSender(ssrc: audioTrack.ssrc, payloadType: audioMedia.codec.payloadType, clockRate: 48_000,
+                                    extensions: RTPExtensionIDs(audioMedia), mid: audioMedia.mid, historyPackets: 0)
+        } else {
+            audio = nil
+        }
+        events.reserveCapacity(16)
+    }
+
+    var isConnected: Bool { session.canSendMedia }
+    var isClosed: Bool { session.state == .closed }
+
+    // MARK: Sending media
+
+    /// RFC 6184 packetization of one access unit: all packets share its timestamp, the marker
+    /// bit ends it (§5.1).
+    func sendVideo(_ frame: EncodedVideoFrame, rtpTimestamp: UInt32, mediaTime: UInt64) {
+        guard let destination = session.remoteAddress, session.canSendMedia else { return }
+        let headerLength = video.headerLength
+        let now = Clocks.monotonic()
+        let absSendTime = WellKnownHeaderExtensions.absSendTime(NTPTime(unixNanoseconds: Clocks.realtime()))
+        packetizer.packetize(frame.nalUnits, into: &packet, at: headerLength) { buffer, payloadLength, isLast in
+            send(stream: video, buffer: &buffer, payloadLength: payloadLength, marker: isLast, rtpTimestamp: rtpTimestamp,
+                 mediaTime: mediaTime, absSendTime: absSendTime, now: now, to: destination)
+        }
+    }
+
+    /// RFC 7587: one Opus packet per RTP packet, timestamp in 48 kHz samples, marker unused
+    /// (we run without DTX).
+    func sendAudio(_ opus: UnsafeBufferPointer<UInt8>, rtpTimestamp: UInt32, mediaTime: UInt64) {
+        guard let audio, let destination = session.remoteAddress, session.canSendMedia else { return }
+        let headerLength = audio.headerLength
+        packet.withUnsafeMutableBytes { raw in
+            UnsafeMutableRawBufferPointer(rebasing: raw[headerLength..<(headerLength + opus.count)])
+                .copyMemory(from: UnsafeRawBufferPointer(opus))
+        }
+        let absSendTime = WellKnownHeaderExtensions.absSendTime(NTPTime(unixNanoseconds: Clocks.realtime()))
+        send(stream: audio, buffer: &packet, payloadLength: opus.count, marker: false, rtpTimestamp: rtpTimestamp,
+             mediaTime: mediaTime, absSendTime: absSendTime, now: Clocks.monotonic(), to: destination)
+    }
+
+    @inline(__always)
+    private func send(stream: RTPStreamSender, buffer: inout [UInt8], payloadLength: Int, marker: Bool, rtpTimestamp: UInt32,
+                      mediaTime: UInt64, absSendTime: UInt32, now: UInt64, to destination: TransportAddress) {
+        let wide = transportSequence
+        if stream.extensions.transportSequence != nil { transportSequence &+= 1 }
+        buffer.withUnsafeMutableBytes { raw in
+            let number = stream.writeHeader(into: raw, marker: marker, mediaTimestamp: rtpTimestamp,
+                                            transportSequence: wide, absSendTime: absSendTime)
+            let length = stream.headerLength + payloadLength
+            stream.sent(UnsafeRawBufferPointer(rebasing: raw[0..<length]), sequence: number, payloadLength: payloadLength,
+                        mediaTimestamp: rtpTimestamp, at: mediaTime)
+            guard let protected = session.protectRTP(buffer: raw, length: length) else { return }
+            socket.send(UnsafeRawBufferPointer(rebasing: raw[0..<protected]), to: destination)
+            bytesSent &+= UInt64(protected)
+            if stream.extensions.transportSequence != nil { onTransportPacketSent?(wide, protected, now) }
+        }
+    }
+
+    /// RFC 4585 §6.2.1 Generic NACK: resend what we still have, as it was (same sequence number,
+    /// re-encrypted: SRTP's index is the packet's own, RFC 3711 §3.3.1).
+    private func retransmit(_ nack: GenericNACK) {
+        guard nack.mediaSSRC == video.ssrc, let destination = session.remoteAddress else { return }
+        for number in nack.lostSequenceNumbers {
+            _ = video.withHistoryPacket(number) { clear in
+                packet.withUnsafeMutableBytes { raw in
+                    UnsafeMutableRawBufferPointer(rebasing: raw[0..<clear.count]).copyMemory(from: clear)
+                    // SRTP replay protection at the receiver drops an index it has seen; a packet
+                    // it never got is new to it, so the same index is fine.
+                    guard let protected = session.protectRTP(buffer: raw, length: clear.count) else { return }
+                    socket.send(UnsafeRawBufferPointer(rebasing: raw[0..<protected]), to: destination)
+                    bytesSent &+= UInt64(protected)
+                }
+                video.countRetransmission()
+            }
+        }
+    }
+
+    // MARK: Control
+
+    /// Reads every queued datagram and runs timers; send-events go out at once.
+    func service(now: MonoTime) {
+        while let (bytes, source) = socket.receive() {
+            events.removeAll(keepingCapacity: true)
+            session.receive(bytes, from: source, now: now, events: &events)
+            handle(events)
+        }
+        if let deadline = session.nextTimeout, deadline <= now {
+            events.removeAll(keepingCapacity: true)
+            session.poll(now: now, events: &events)
+            handle(events)
+        }
+    }
+
+    private func handle(_ events: [PeerEvent]) {
+        for event in events {
+            switch event {
+            case .send(let bytes, let address):
+                socket.send(bytes, to: address)
+            case .rtcp(let compound):
+                receiveRTCP(compound)
+            case .closed(let reason):
+                closeReason = reason
+            case .rtp, .selected, .connected:
+                break
+            }
+        }
+    }
+
+    private func receiveRTCP(_ compound: [UInt8]) {
+        guard let packets = try? RTCPPacket.parseCompound(compound) else { return }
+        let arrival = NTPTime(unixNanoseconds: Clocks.realtime())
+        for item in packets {
+            switch item {
+            case .pictureLossIndication(let pli) where pli.mediaSSRC == video.ssrc:
+                feedback.keyframeRequested = true
+                feedback.keyframeRequests += 1
+            case .fullIntraRequest(let fir) where fir.entries.contains { $0.ssrc == video.ssrc }:
+                feedback.keyframeRequested = true
+                feedback.keyframeRequests += 1
+            case .genericNACK(let nack):
+                retransmit(nack)
+            case .receiverReport(let report):
+                for block in report.reportBlocks { feedback.reportBlocks.append((block, arrival)) }
+            case .senderReport(let report):
+                for block in report.reportBlocks { feedback.reportBlocks.append((block, arrival)) }
+            case .remb(let remb):
+                feedback.rembBitrates.append(Int(clamping: remb.bitrate))
+            case .transportWideFeedback(let twcc):
+                feedback.transportFeedback.append(twcc)
+            default:
+                break
+            }
+        }
+    }
+
+    func takeFeedback() -> FeedbackEvents {
+        let taken = feedback
+        feedback.clear()
+        return taken
+    }
+
+    /// RFC 3550 §6.4.1 sender reports with SDES CNAME (§6.5.1), about once a second (§6.2's
+    /// randomised interval, 0.5-1.5 s), one compound packet per SSRC as browsers send them.
+    func sendReportsIfDue(now: UInt64, cname: String) {
+        guard now >= nextReportAt, session.canSendMedia, let destination = session.remoteAddress else { return }
+        nextReportAt = now + UInt64.random(in: 500_000_000...1_500_000_000)
+        let wallClock = Clocks.realtime()
+        for stream in [video, audio].compactMap({ $0 }) {
+            guard let report = stream.senderReport(wallClock: wallClock, now: now) else { continue }
+            let compound = RTCPCompoundBuilder.serialize([
+                .senderReport(report), .sourceDescription(SourceDescription(ssrc: stream.ssrc, cname: cname)),
+            ])
+            if let protected = session.protectRTCP(compound) { socket.send(protected, to: destination) }
+        }
+    }
+
+    /// close_notify (RFC 5246 §7.2.1): a relay that misses the DELETE still ends the stream at once.
+    func close() {
+        events.removeAll(keepingCapacity: true)
+        session.close(now: MonoTime.now(), events: &events)
+        for case .send(let bytes, let address) in events { socket.send(bytes, to: address) }
+    }
+}
