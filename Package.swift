@@ -158,6 +158,13 @@ let package = Package(
                           path: "tools/bench/chat",
                           swiftSettings: strict),
 
+        // Broadcaster media figures (issue 3): Opus encode cost, x264 + pipeline cost per frame.
+        .executableTarget(name: "media-bench",
+                          dependencies: ["OnAirMedia", "OnAirTestPattern",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "tools/bench/media",
+                          swiftSettings: strict),
+
         .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
         .testTarget(name: "OnAirSDPTests", dependencies: ["OnAirSDP"], swiftSettings: strict),
         .testTarget(name: "OnAirRTPTests", dependencies: ["OnAirRTP"], swiftSettings: strict),

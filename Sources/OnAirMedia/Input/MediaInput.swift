@@ -64,6 +64,11 @@ public final class MediaInput {
         }
         format = context
         if isLive { context.pointee.flags |= AVFMT_FLAG_NONBLOCK }
+        // FFmpeg's "tty" demuxer renders any text file as ANSI art video: a text file is not
+        // what anyone means to broadcast.
+        if let name = context.pointee.iformat?.pointee.name, String(cString: name) == "tty" {
+            throw MediaInputError(.noMedia, "'\(url)' is a text file, not a media file (give --input a video file)")
+        }
         if avformat_find_stream_info(context, nil) < 0 {
             throw MediaInputError(.noMedia, "'\(url)' is not a media file FFmpeg can read (no stream information)")
         }

@@ -1,0 +1,2 @@
+// Placeholder: replaced by the media benchmark.
+print("media-bench: not written yet")
