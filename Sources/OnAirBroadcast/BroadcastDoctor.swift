@@ -105,9 +105,9 @@ public final class BroadcastDoctor: @unchecked Sendable {
             report(result.rtcpSeen, "RTCP from the endpoint", result.rtcpSeen ? "receiver feedback arrives"
                    : "nothing in 4 s: bitrate adaptation will be blind", required: false)
         }
-        connection.close()
         let deleted = await client.delete(location: session.location, token: token)
         report(deleted.map { $0 < 300 } ?? false, "DELETE ends the session", deleted.map { "HTTP \($0)" } ?? "unreachable")
+        connection.close()
         return finish()
     }
 

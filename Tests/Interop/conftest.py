@@ -59,11 +59,12 @@ def _require_binary(path: Path, hint: str) -> None:
 
 
 def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dict | None = None,
-                 name: str = "relay") -> Relay:
+                 name: str = "relay", ports: tuple[int, int] | None = None) -> Relay:
     """Starts the relay under test on free 127.0.0.1 ports and waits until its HTTP port
     accepts connections. THE one place that knows each relay's command line. `extra_env`
-    adds ONAIR_* settings (e.g. webhooks); `name` tells a restarted relay's log apart."""
-    http_port = free_port(socket.SOCK_STREAM)
+    adds ONAIR_* settings (e.g. webhooks); `name` tells a restarted relay's log apart; `ports`
+    (http, udp) restarts a relay where an earlier one was."""
+    http_port = ports[0] if ports else free_port(socket.SOCK_STREAM)
     if target == "pion":
         binary = Path(os.environ.get("ONAIR_REFPEER_BIN", "/tmp/refpeer/bin/relay"))
         _require_binary(binary, "build it: /work/shared/refpeer/build.sh /tmp/refpeer, or set ONAIR_REFPEER_BIN")
@@ -77,7 +78,7 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dic
 
     binary = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay")))
     _require_binary(binary, "run `swift build` in the repo, or set ONAIR_RELAY_BIN")
-    udp_port = free_port(socket.SOCK_DGRAM)
+    udp_port = ports[1] if ports else free_port(socket.SOCK_DGRAM)
     # `relay serve` on loopback defaults; ports and the publish token come in as ONAIR_*
     # environment variables (documented in config/relay.yaml).
     argv = [str(binary), "serve", "--log-level", "debug"]

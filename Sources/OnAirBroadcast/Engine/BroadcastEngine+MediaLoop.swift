@@ -27,6 +27,11 @@ extension BroadcastEngine {
             if stop.isRequested { return .stopped(stop.reason) }
             if let deadline, now >= deadline { return .durationReached }
             if connection.isClosed { return .connectionLost(connection.closeReason.map { "\($0)" } ?? "closed") }
+            // Consent answers come every ~2 s and RTCP every second: silence this long means the
+            // endpoint is gone (crashed, restarted, path down). RFC 7675 would keep sending for 30 s.
+            if MonoTime.now() - connection.lastHeard > .seconds(settings.silenceTimeout) {
+                return .connectionLost("nothing heard from the endpoint for \(Int(settings.silenceTimeout)) s")
+            }
             pipeline.skipBacklog(now: now)
             do {
                 if pipeline.nextVideoDue <= now {

@@ -34,6 +34,8 @@ public struct BroadcastSettings: Sendable {
     public var logInterval: Double
     /// Where `broadcast stop` finds a running broadcast of this room.
     public var stateDirectory: String
+    /// Seconds without a datagram from the endpoint before the session counts as lost.
+    public var silenceTimeout: Double = 6
 
     public init(room: String, whipURL: String, token: String? = nil, input: InputChoice = .testPattern,
                 size: (width: Int, height: Int)? = nil, framesPerSecond: Int? = nil, videoBitrate: Int = 2_500_000,
@@ -62,8 +64,10 @@ public struct BroadcastSettings: Sendable {
         self.stateDirectory = stateDirectory
     }
 
-    /// `$XDG_RUNTIME_DIR/onair` when set (per-user, cleared at logout), else /tmp/onair-<uid>.
+    /// `$ONAIR_BROADCAST_STATE_DIR`, else `$XDG_RUNTIME_DIR/onair` (per-user, cleared at
+    /// logout), else /tmp/onair-<uid>.
     public static var defaultStateDirectory: String {
+        if let explicit = getenvString("ONAIR_BROADCAST_STATE_DIR"), !explicit.isEmpty { return explicit }
         if let runtime = getenvString("XDG_RUNTIME_DIR"), !runtime.isEmpty { return runtime + "/onair" }
         return "/tmp/onair-\(getuid())"
     }

@@ -29,6 +29,9 @@ final class PublishingConnection {
     private var nextReportAt: UInt64 = 0
     private(set) var closeReason: PeerCloseReason?
     private(set) var bytesSent: UInt64 = 0
+    /// When the last datagram from the selected remote address arrived (consent answers, RTCP):
+    /// how the engine notices a vanished endpoint long before RFC 7675's 30 s consent expiry.
+    private(set) var lastHeard = MonoTime.now()
 
     init(session: ClientPeerSession, socket: UDPSocket, negotiated: NegotiatedSession, ssrcs: LocalSSRCs) throws(BroadcastError) {
         self.session = session
@@ -121,6 +124,7 @@ final class PublishingConnection {
     /// Reads every queued datagram and runs timers; send-events go out at once.
     func service(now: MonoTime) {
         while let (bytes, source) = socket.receive() {
+            if source == session.remoteAddress { lastHeard = now }
             events.removeAll(keepingCapacity: true)
             session.receive(bytes, from: source, now: now, events: &events)
             handle(events)
