@@ -96,3 +96,24 @@ def test_reconnects_after_the_relay_restarts(broadcast_bin, procs, tmp_path):
           f"messages: {err.strip().splitlines()}")
     assert stats["reconnects"] >= 1, stats
     assert "reconnecting" in err, err
+
+
+def test_follows_307_to_the_real_endpoint(broadcast_bin, procs, tmp_path):
+    """RFC 9725 §4.5: POST to a URL that answers 307 -> the same offer is POSTed where it points,
+    and the session's Location (relative, resolved against the final URL) takes the DELETE."""
+    from test_broadcast import ENDPOINT_TOKEN, InProcessEndpoint, only_session
+    endpoint = InProcessEndpoint(ENDPOINT_TOKEN)
+    try:
+        moved = f"{endpoint.base_url}/moved/redirected"
+        process = start_broadcast(procs, "broadcast-307", "start", "--room", ROOM, "--relay", moved, "--duration", 3,
+                                  "--size", "320x180", "--fps", 15, "--token", ENDPOINT_TOKEN, timeout=60)
+        assert process.wait(30) is not None
+        assert_exit(process, 0)
+        time.sleep(0.5)
+        session = only_session(endpoint, "redirected")
+        print(f"\n307: session {session.get('name')} video frames {session.get('video', {}).get('frames')}, "
+              f"deleted {session.get('deleted')}")
+        assert session.get("deleted"), session
+        assert session["video"]["frames"] > 20, session
+    finally:
+        endpoint.close()

@@ -3,7 +3,8 @@ import CLiveX264
 /// H.264 through libx264 with live settings: `tune=zerolatency` (no lookahead, no frame
 /// threads, no B-frames: a picture's NAL units come out of the same `encode` call), SPS/PPS
 /// repeated before every IDR (a viewer joining at any keyframe can decode, RFC 6184 §8.4),
-/// Annex B output split into NAL units, ABR with a VBV cap so frames stay near the target.
+/// Annex B output split into NAL units, ABR with a VBV cap so frames stay near the target,
+/// IDRs only on the GOP or on request (scenecut off).
 ///
 /// Not thread-safe: one owner calls `encode` (x264 parallelises inside).
 public final class H264Encoder {
@@ -34,6 +35,9 @@ public final class H264Encoder {
         parameters.i_level_idc = Int32(settings.levelIDC)
         parameters.i_keyint_max = Int32(settings.gop)
         parameters.i_keyint_min = Int32(min(settings.gop, max(1, settings.framesPerSecond)))
+        // No scene-cut IDRs: keyframes come on the GOP or on request (PLI/FIR) only, so their
+        // bursts are predictable for the VBV and the network (as WebRTC encoders do).
+        parameters.i_scenecut_threshold = 0
         parameters.b_repeat_headers = 1
         parameters.b_annexb = 1
         parameters.i_log_level = X264_LOG_ERROR

@@ -188,10 +188,15 @@ class WhipEndpoint:
     def url(self, name: str) -> str:
         return f"http://{self.host}:{self.port}/whip/{name}"
 
+    async def _moved(self, request: web.Request) -> web.Response:
+        return web.Response(status=307, headers={"Location": f"/whip/{request.match_info['name']}"})
+
     async def start(self) -> "WhipEndpoint":
         allow_loopback()
         app = web.Application(client_max_size=256 * 1024)
         app.router.add_post("/whip/{name}", self._post)
+        # RFC 9725 §4.5: a WHIP endpoint may redirect; the client must follow 307 with the same POST.
+        app.router.add_post("/moved/{name}", self._moved)
         app.router.add_delete("/whip/{name}/{session}", self._delete)
         app.router.add_patch("/whip/{name}/{session}", self._patch)
         self._runner = web.AppRunner(app, access_log=None)
