@@ -46,6 +46,8 @@ extension BroadcastEngine {
             } catch {
                 return .failed("\(error)")
             }
+            connection.pacingBitrate = pipeline.encoder.settings.bitrate
+            connection.releasePaced(now: Clocks.monotonic())
             connection.sendReportsIfDue(now: now, cname: cname)
             if applyFeedback(connection, now: now) || pendingKeyframeDue(now: now) { forceKeyframe = true }
             statistics.bytesSent += connection.bytesSent - lastBytes
@@ -71,12 +73,14 @@ extension BroadcastEngine {
         return true
     }
 
-    /// Milliseconds to sleep: until the next media deadline or session timer, at most 20 ms.
+    /// Milliseconds to sleep: until the next media deadline, paced packet or session timer, at
+    /// most 20 ms. Rounded up: waking a little late costs nothing, waking early would spin.
     private func waitTime(_ connection: PublishingConnection, mediaDue: UInt64) -> Int32 {
         let now = Clocks.monotonic()
         var until = min(mediaDue, now + 20_000_000)
+        if let paced = connection.nextPacedRelease { until = min(until, paced) }
         if let timer = connection.session.nextTimeout?.nanoseconds { until = min(until, timer) }
         guard until > now else { return 0 }
-        return Int32((until - now) / 1_000_000)
+        return Int32((until - now + 999_999) / 1_000_000)
     }
 }

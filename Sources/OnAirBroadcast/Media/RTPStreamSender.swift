@@ -86,6 +86,24 @@ final class RTPStreamSender {
         return number
     }
 
+    /// Writes the per-send extension values into a header ``writeHeader`` made earlier: the
+    /// transport-wide sequence number and abs-send-time belong to the moment the packet leaves
+    /// (the pacer may hold it), in sending order.
+    @inline(__always)
+    func stampSendTime(into buffer: UnsafeMutableRawBufferPointer, transportSequence: UInt16, absSendTime: UInt32) {
+        guard headerLength > 12 else { return }
+        var offset = 16
+        if extensions.absSendTime != nil {
+            buffer[offset + 1] = UInt8(truncatingIfNeeded: absSendTime >> 16)
+            buffer[offset + 2] = UInt8(truncatingIfNeeded: absSendTime >> 8)
+            buffer[offset + 3] = UInt8(truncatingIfNeeded: absSendTime)
+            offset += 4
+        }
+        if extensions.transportSequence != nil {
+            buffer.storeBytes(of: transportSequence.bigEndian, toByteOffset: offset + 1, as: UInt16.self)
+        }
+    }
+
     /// Counts a packet and keeps its clear bytes for retransmission.
     @inline(__always)
     func sent(_ packet: UnsafeRawBufferPointer, sequence number: UInt16, payloadLength: Int, mediaTimestamp: UInt32, at now: UInt64) {

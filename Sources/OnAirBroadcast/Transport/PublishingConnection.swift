@@ -26,6 +26,7 @@ final class PublishingConnection {
     private var packet = [UInt8](repeating: 0, count: 1500)
     private let packetizer = H264Packetizer(maxPayloadSize: H264Packetizer.defaultMaxPayloadSize)
     private var events: [PeerEvent] = []
+    private var pacer = PacketPacer()
     private var nextReportAt: UInt64 = 0
     private(set) var closeReason: PeerCloseReason?
     private(set) var bytesSent: UInt64 = 0
@@ -55,49 +56,70 @@ final class PublishingConnection {
 
     // MARK: Sending media
 
+    /// Video bitrate the pacer paces against (the encoder's current target).
+    var pacingBitrate = 2_500_000
+    /// When the pacer next has a packet to release (nil: nothing queued).
+    var nextPacedRelease: UInt64? { pacer.isEmpty ? nil : pacer.nextRelease }
+
     /// RFC 6184 packetization of one access unit: all packets share its timestamp, the marker
-    /// bit ends it (§5.1).
+    /// bit ends it (§5.1). Packets go through the pacer; the first leaves at once.
     func sendVideo(_ frame: EncodedVideoFrame, rtpTimestamp: UInt32, mediaTime: UInt64) {
         guard let destination = session.remoteAddress, session.canSendMedia else { return }
         let headerLength = video.headerLength
         let now = Clocks.monotonic()
-        let absSendTime = WellKnownHeaderExtensions.absSendTime(NTPTime(unixNanoseconds: Clocks.realtime()))
         packetizer.packetize(frame.nalUnits, into: &packet, at: headerLength) { buffer, payloadLength, isLast in
-            send(stream: video, buffer: &buffer, payloadLength: payloadLength, marker: isLast, rtpTimestamp: rtpTimestamp,
-                 mediaTime: mediaTime, absSendTime: absSendTime, now: now, to: destination)
+            buffer.withUnsafeMutableBytes { raw in
+                _ = video.writeHeader(into: raw, marker: isLast, mediaTimestamp: rtpTimestamp, transportSequence: 0, absSendTime: 0)
+                let length = headerLength + payloadLength
+                if !pacer.enqueue(UnsafeRawBufferPointer(rebasing: raw[0..<length]), rtpTimestamp: rtpTimestamp, mediaTime: mediaTime) {
+                    transmit(video, buffer: raw, length: length, rtpTimestamp: rtpTimestamp, mediaTime: mediaTime, now: now,
+                             to: destination)
+                }
+            }
+        }
+        releasePaced(now: now)
+    }
+
+    /// Sends the queued video packets whose pacing time has come.
+    func releasePaced(now: UInt64) {
+        guard !pacer.isEmpty, let destination = session.remoteAddress, session.canSendMedia else { return }
+        pacer.release(now: now, bitrate: pacingBitrate) { slot, length, rtpTimestamp, mediaTime in
+            transmit(video, buffer: slot, length: length, rtpTimestamp: rtpTimestamp, mediaTime: mediaTime, now: now,
+                     to: destination)
         }
     }
 
     /// RFC 7587: one Opus packet per RTP packet, timestamp in 48 kHz samples, marker unused
-    /// (we run without DTX).
+    /// (we run without DTX). Audio is small and latency-bound: never paced.
     func sendAudio(_ opus: UnsafeBufferPointer<UInt8>, rtpTimestamp: UInt32, mediaTime: UInt64) {
         guard let audio, let destination = session.remoteAddress, session.canSendMedia else { return }
         let headerLength = audio.headerLength
+        let now = Clocks.monotonic()
         packet.withUnsafeMutableBytes { raw in
             UnsafeMutableRawBufferPointer(rebasing: raw[headerLength..<(headerLength + opus.count)])
                 .copyMemory(from: UnsafeRawBufferPointer(opus))
+            _ = audio.writeHeader(into: raw, marker: false, mediaTimestamp: rtpTimestamp, transportSequence: 0, absSendTime: 0)
+            transmit(audio, buffer: raw, length: headerLength + opus.count, rtpTimestamp: rtpTimestamp, mediaTime: mediaTime,
+                     now: now, to: destination)
         }
-        let absSendTime = WellKnownHeaderExtensions.absSendTime(NTPTime(unixNanoseconds: Clocks.realtime()))
-        send(stream: audio, buffer: &packet, payloadLength: opus.count, marker: false, rtpTimestamp: rtpTimestamp,
-             mediaTime: mediaTime, absSendTime: absSendTime, now: Clocks.monotonic(), to: destination)
     }
 
+    /// The moment a packet leaves: send-time extensions stamped, the clear packet kept for
+    /// NACKs, SRTP applied in place (`buffer` has room for the tag), sent.
     @inline(__always)
-    private func send(stream: RTPStreamSender, buffer: inout [UInt8], payloadLength: Int, marker: Bool, rtpTimestamp: UInt32,
-                      mediaTime: UInt64, absSendTime: UInt32, now: UInt64, to destination: TransportAddress) {
+    private func transmit(_ stream: RTPStreamSender, buffer: UnsafeMutableRawBufferPointer, length: Int, rtpTimestamp: UInt32,
+                          mediaTime: UInt64, now: UInt64, to destination: TransportAddress) {
         let wide = transportSequence
         if stream.extensions.transportSequence != nil { transportSequence &+= 1 }
-        buffer.withUnsafeMutableBytes { raw in
-            let number = stream.writeHeader(into: raw, marker: marker, mediaTimestamp: rtpTimestamp,
-                                            transportSequence: wide, absSendTime: absSendTime)
-            let length = stream.headerLength + payloadLength
-            stream.sent(UnsafeRawBufferPointer(rebasing: raw[0..<length]), sequence: number, payloadLength: payloadLength,
-                        mediaTimestamp: rtpTimestamp, at: mediaTime)
-            guard let protected = session.protectRTP(buffer: raw, length: length) else { return }
-            socket.send(UnsafeRawBufferPointer(rebasing: raw[0..<protected]), to: destination)
-            bytesSent &+= UInt64(protected)
-            if stream.extensions.transportSequence != nil { onTransportPacketSent?(wide, protected, now) }
-        }
+        stream.stampSendTime(into: buffer, transportSequence: wide,
+                             absSendTime: WellKnownHeaderExtensions.absSendTime(NTPTime(unixNanoseconds: Clocks.realtime())))
+        let number = UInt16(buffer[2]) << 8 | UInt16(buffer[3])
+        stream.sent(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), sequence: number,
+                    payloadLength: length - stream.headerLength, mediaTimestamp: rtpTimestamp, at: mediaTime)
+        guard let protected = session.protectRTP(buffer: buffer, length: length) else { return }
+        socket.send(UnsafeRawBufferPointer(rebasing: buffer[0..<protected]), to: destination)
+        bytesSent &+= UInt64(protected)
+        if stream.extensions.transportSequence != nil { onTransportPacketSent?(wide, protected, now) }
     }
 
     /// RFC 4585 §6.2.1 Generic NACK: resend what we still have, as it was (same sequence number,
