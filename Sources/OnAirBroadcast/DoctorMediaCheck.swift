@@ -26,7 +26,7 @@ enum DoctorMediaCheck {
         var first = true
         while Clocks.monotonic() - mediaStart < 4_000_000_000, !connection.isClosed {
             let now = Clocks.monotonic()
-            let feedback = connection.takeFeedback()
+            let feedback = connection.takeFeedback() ?? FeedbackEvents()
             if !feedback.reportBlocks.isEmpty || !feedback.rembBitrates.isEmpty || !feedback.transportFeedback.isEmpty {
                 result.rtcpSeen = true
             }

@@ -7,7 +7,7 @@ extension BroadcastEngine {
     /// §6.4.1), REMB and transport-cc to the bitrate controller, and the controller's decision to
     /// x264 (x264_encoder_reconfig) and Opus FEC. Returns true when an IDR is due.
     func applyFeedback(_ connection: PublishingConnection, now: UInt64) -> Bool {
-        let feedback = connection.takeFeedback()
+        let feedback = connection.takeFeedback() ?? FeedbackEvents()
         for (block, arrival) in feedback.reportBlocks {
             if block.ssrc == connection.video.ssrc {
                 let rtt = roundTrip.update(reportBlock: block, arrivalNTP: arrival)

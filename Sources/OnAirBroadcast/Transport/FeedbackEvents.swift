@@ -10,11 +10,7 @@ struct FeedbackEvents {
     var rembBitrates: [Int] = []
     var transportFeedback: [TransportWideFeedback] = []
 
-    mutating func clear() {
-        keyframeRequested = false
-        keyframeRequests = 0
-        reportBlocks.removeAll(keepingCapacity: true)
-        rembBitrates.removeAll(keepingCapacity: true)
-        transportFeedback.removeAll(keepingCapacity: true)
+    var hasContent: Bool {
+        keyframeRequested || keyframeRequests > 0 || !reportBlocks.isEmpty || !rembBitrates.isEmpty || !transportFeedback.isEmpty
     }
 }

@@ -1,8 +1,8 @@
 /// Spreads a frame's RTP packets over time instead of sending them back to back (a keyframe is
 /// 10-20 times a normal frame: as one burst it overflows router queues and reads as congestion
 /// to a delay-based estimator, draft-ietf-rmcat-gcc-02 §4). Packets leave at a pacing rate of
-/// 2.5 x the encoder's bitrate (libwebrtc's factor), but never so slowly that a queued frame
-/// waits more than `maximumQueueDelay`: latency matters more than smoothness here.
+/// 2.5 x the encoder's bitrate (libwebrtc's factor), but no packet waits more than
+/// `maximumQueueDelay`: latency matters more than smoothness here.
 ///
 /// Holds clear RTP packets in fixed slots allocated once: enqueue and release copy bytes and
 /// allocate nothing. Extension values are stamped, and SRTP applied, by the caller at release.
@@ -11,10 +11,9 @@ struct PacketPacer: ~Copyable {
     let capacity: Int
     private let storage: UnsafeMutableRawPointer
     private let lengths: UnsafeMutablePointer<Int>
-    private let markers: UnsafeMutablePointer<(timestamp: UInt32, mediaTime: UInt64)>
+    private let markers: UnsafeMutablePointer<(timestamp: UInt32, mediaTime: UInt64, enqueuedAt: UInt64)>
     private var head = 0
     private(set) var count = 0
-    private var queuedBytes = 0
     /// When the next packet may leave (monotonic ns).
     private(set) var nextRelease: UInt64 = 0
     var pacingFactor = 2.5
@@ -28,7 +27,7 @@ struct PacketPacer: ~Copyable {
         lengths = .allocate(capacity: capacity)
         lengths.initialize(repeating: 0, count: capacity)
         markers = .allocate(capacity: capacity)
-        markers.initialize(repeating: (0, 0), count: capacity)
+        markers.initialize(repeating: (0, 0, 0), count: capacity)
     }
 
     deinit {
@@ -40,7 +39,7 @@ struct PacketPacer: ~Copyable {
     var isEmpty: Bool { count == 0 }
 
     /// Queues a clear packet; false (nothing queued) when full or too large.
-    mutating func enqueue(_ packet: UnsafeRawBufferPointer, rtpTimestamp: UInt32, mediaTime: UInt64) -> Bool {
+    mutating func enqueue(_ packet: UnsafeRawBufferPointer, rtpTimestamp: UInt32, mediaTime: UInt64, now: UInt64) -> Bool {
         guard count < capacity, packet.count <= Self.slotBytes else {
             overflows += 1
             return false
@@ -48,9 +47,8 @@ struct PacketPacer: ~Copyable {
         let slot = (head + count) % capacity
         UnsafeMutableRawBufferPointer(start: storage + slot * Self.slotBytes, count: packet.count).copyMemory(from: packet)
         lengths[slot] = packet.count
-        markers[slot] = (rtpTimestamp, mediaTime)
+        markers[slot] = (rtpTimestamp, mediaTime, now)
         count += 1
-        queuedBytes += packet.count
         return true
     }
 
@@ -60,24 +58,23 @@ struct PacketPacer: ~Copyable {
     mutating func release(now: UInt64, bitrate: Int,
                           _ send: (UnsafeMutableRawBufferPointer, _ length: Int, _ rtpTimestamp: UInt32, _ mediaTime: UInt64) -> Void) {
         if nextRelease < now { nextRelease = now }
-        while count > 0, nextRelease <= now {
+        let rate = pacingFactor * Double(max(bitrate, 100_000))
+        // Due by the pacing clock, or overdue: held `maximumQueueDelay` already.
+        while count > 0, nextRelease <= now || markers[head].enqueuedAt + maximumQueueDelay <= now {
             let slot = head
             let length = lengths[slot]
-            let rate = pacingRate(bitrate: bitrate)
             send(UnsafeMutableRawBufferPointer(start: storage + slot * Self.slotBytes, count: Self.slotBytes), length,
                  markers[slot].timestamp, markers[slot].mediaTime)
             head = (head + 1) % capacity
             count -= 1
-            queuedBytes -= length
             nextRelease += UInt64(Double(length * 8) / rate * 1e9)
         }
         if count == 0 { nextRelease = max(nextRelease, now) }
     }
 
-    /// 2.5 x the bitrate, raised so that what is queued drains within `maximumQueueDelay`.
-    private func pacingRate(bitrate: Int) -> Double {
-        let paced = pacingFactor * Double(max(bitrate, 100_000))
-        let drain = Double(queuedBytes * 8) / (Double(maximumQueueDelay) / 1e9)
-        return max(paced, drain)
+    /// When the head packet must leave: its pacing time, or its queueing deadline if sooner.
+    var nextDeadline: UInt64? {
+        guard count > 0 else { return nil }
+        return min(nextRelease, markers[head].enqueuedAt + maximumQueueDelay)
     }
 }

@@ -59,7 +59,7 @@ final class PublishingConnection {
     /// Video bitrate the pacer paces against (the encoder's current target).
     var pacingBitrate = 2_500_000
     /// When the pacer next has a packet to release (nil: nothing queued).
-    var nextPacedRelease: UInt64? { pacer.isEmpty ? nil : pacer.nextRelease }
+    var nextPacedRelease: UInt64? { pacer.nextDeadline }
 
     /// RFC 6184 packetization of one access unit: all packets share its timestamp, the marker
     /// bit ends it (§5.1). Packets go through the pacer; the first leaves at once.
@@ -71,7 +71,8 @@ final class PublishingConnection {
             buffer.withUnsafeMutableBytes { raw in
                 _ = video.writeHeader(into: raw, marker: isLast, mediaTimestamp: rtpTimestamp, transportSequence: 0, absSendTime: 0)
                 let length = headerLength + payloadLength
-                if !pacer.enqueue(UnsafeRawBufferPointer(rebasing: raw[0..<length]), rtpTimestamp: rtpTimestamp, mediaTime: mediaTime) {
+                if !pacer.enqueue(UnsafeRawBufferPointer(rebasing: raw[0..<length]), rtpTimestamp: rtpTimestamp, mediaTime: mediaTime,
+                                  now: now) {
                     transmit(video, buffer: raw, length: length, rtpTimestamp: rtpTimestamp, mediaTime: mediaTime, now: now,
                              to: destination)
                 }
@@ -200,9 +201,12 @@ final class PublishingConnection {
         }
     }
 
-    func takeFeedback() -> FeedbackEvents {
+    /// What RTCP brought since the last call, nil when nothing (the common case: the media loop
+    /// asks on every pass, RTCP comes a few times a second).
+    func takeFeedback() -> FeedbackEvents? {
+        guard feedback.hasContent else { return nil }
         let taken = feedback
-        feedback.clear()
+        feedback = FeedbackEvents()
         return taken
     }
 
