@@ -117,3 +117,24 @@ def test_follows_307_to_the_real_endpoint(broadcast_bin, procs, tmp_path):
         assert session["video"]["frames"] > 20, session
     finally:
         endpoint.close()
+
+
+def test_gives_up_after_the_configured_retries(broadcast_bin, procs, tmp_path):
+    """The relay dies for good: one message per attempt, then exit 7 (connection lost after
+    all retries) with the summary and the stats written."""
+    relay = launch_relay("onair", procs, tmp_path, name="relay-doomed")
+    stats_path = tmp_path / "stats.json"
+    process = start_broadcast(procs, "broadcast", "start", "--room", ROOM, "--relay", relay.base_url, "--size", "320x180",
+                              "--fps", 15, "--retries", 2, "--stats-json", stats_path, env_token=relay.publish_token,
+                              timeout=90)
+    wait_until(lambda: room_live(relay), 20, "live", process)
+    relay.process.signal(signal.SIGKILL)
+    started = time.monotonic()
+    assert process.wait(60) is not None, "broadcast did not give up"
+    gave_up_after = time.monotonic() - started
+    err = stderr_of(process)
+    print(f"\ngive up: exit {process.returncode} {gave_up_after:.1f}s after the relay died; stderr: {err.strip().splitlines()}")
+    assert process.returncode == 7, err
+    assert err.count("reconnecting in") == 2, err
+    assert "gave up after 2 reconnect attempts" in err, err
+    assert read_stats(stats_path)["exit_reason"] == "error"

@@ -71,11 +71,16 @@ public final class BroadcastEngine: @unchecked Sendable {
             let end: SessionEnd
             do {
                 end = try await publishOnce(certificate: certificate)
-            } catch let error where statistics.startedAt != nil && failures < settings.reconnectAttempts
+            } catch let error where statistics.startedAt != nil
                         && [.relayUnreachable, .rejected, .roomBusy].contains(error.code) {
                 // We were live: the relay may be restarting, or still holding our old session.
                 failures += 1
+                guard failures <= settings.reconnectAttempts else {
+                    throw BroadcastError(.connectionLost, "gave up after \(settings.reconnectAttempts) reconnect attempts; "
+                                         + "last: \(error.description)")
+                }
                 await backoff(failures, because: error.description)
+                if stop.isRequested { return .stopped(stop.reason) }
                 continue
             }
             guard case .connectionLost(let reason) = end else { return end }
@@ -84,8 +89,8 @@ public final class BroadcastEngine: @unchecked Sendable {
             if Clocks.monotonic() - began > 30_000_000_000 { failures = 0 }
             failures += 1
             guard failures <= settings.reconnectAttempts else {
-                throw BroadcastError(.connectionLost, "the media connection was lost (\(reason)); \(settings.reconnectAttempts) "
-                                     + "reconnect attempts failed: check the UDP path to \(settings.whipURL)")
+                throw BroadcastError(.connectionLost, "gave up after \(settings.reconnectAttempts) reconnect attempts; the media "
+                                     + "connection was lost (\(reason)): check the UDP path to \(settings.whipURL)")
             }
             await backoff(failures, because: reason)
             if stop.isRequested { return .stopped(stop.reason) }
