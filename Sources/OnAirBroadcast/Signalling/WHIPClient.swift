@@ -13,7 +13,9 @@ public final class WHIPClient: Sendable {
     public init(requestTimeout: TimeAmount = .seconds(10)) {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
-        configuration.timeout = .init(connect: .seconds(5), read: requestTimeout)
+        // A refused connection is retried by the pool until this runs out: keep it short, so "relay
+        // down" is reported in seconds (one SYN retransmission still fits).
+        configuration.timeout = .init(connect: .seconds(3), read: requestTimeout)
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.requestTimeout = requestTimeout
     }
