@@ -362,6 +362,7 @@ def test_bad_input_and_refusals_exit_codes(broadcast_bin, relay, procs, tmp_path
         ("missing file", ["--input", missing], relay.publish_token, 2, [missing.name]),
         ("text file as input", ["--input", text], relay.publish_token, 2, [text.name]),
         ("bad --size", ["--size", "banana"], relay.publish_token, 2, ["size"]),
+        ("no camera", ["--camera", "/dev/video-onair-none"], relay.publish_token, 2, ["camera", "/dev/video-onair-none"]),
         ("relay down", ["--relay", f"http://127.0.0.1:{closed_port}"], relay.publish_token, 3, [str(closed_port)]),
     ]
     if relay.checks_token:

@@ -35,6 +35,9 @@ public final class MediaInput {
     public init(_ source: MediaInputSource, wantAudio: Bool = true) throws(MediaInputError) {
         self.source = source
         avdevice_register_all()
+        // We report failures ourselves, in words that say what to fix; libav's own lines (and a
+        // damaged file's per-frame complaints) would only bury them.
+        av_log_set_level(AV_LOG_FATAL)
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         let url: String
