@@ -13,6 +13,11 @@ public struct HLSPartialSegment: Sendable {
     /// segment's bytes, so a part and its segment share one copy in memory.
     public internal(set) var bytes: ArraySlice<UInt8>
 
-    let startTicks: Int64
+    /// Decode time of the part's first lead-track sample, in the lead track's timescale
+    /// (the 'tfdt' of its lead 'traf').
+    public let startTicks: Int64
     let durationTicks: Int64
+    /// Lead-track (video) samples in the part: 0 for the audio-only parts that carry the
+    /// stream while video stalls.
+    public let leadSampleCount: Int
 }

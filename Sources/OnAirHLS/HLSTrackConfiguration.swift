@@ -25,7 +25,7 @@ public struct HLSTrackConfiguration: Sendable, Equatable {
     /// ISO/IEC 14496-3 §4.5.1.1: an AAC-LC raw_data_block decodes to 1024 samples.
     public static let aacFrameSamples: Int64 = 1024
 
-    var videoTrackID: UInt32 { 1 }
+    public var videoTrackID: UInt32 { 1 }
     var audioTrackID: UInt32 { video == nil ? 1 : 2 }
 
     /// RFC 6381 codecs list for EXT-X-STREAM-INF CODECS.

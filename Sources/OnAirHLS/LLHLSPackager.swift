@@ -142,6 +142,11 @@ public struct LLHLSPackager: Sendable {
         revision += 1
     }
 
+    /// Lead-track samples waiting in the part being assembled (0 right after a part was
+    /// published with the latest sample in it). Lets the relay tell which input completed
+    /// a published part, to time how long publication took.
+    public var openPartSampleCount: Int { open?.sampleCount ?? 0 }
+
     /// Audio frames dropped (with video): sent before the first IDR, overflowing the
     /// queue while video stalled, or left over at the end after the last part.
     public var droppedAudioFrames: Int { follower?.droppedFrames ?? 0 }

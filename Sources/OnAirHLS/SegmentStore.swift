@@ -24,7 +24,7 @@ struct SegmentStore {
             position: PartPosition(mediaSequence: segment.mediaSequence, index: segment.parts.count),
             duration: MediaTime.duration(ticks: endTicks - startTicks, timescale: timescale),
             isIndependent: isIndependent, bytes: bytes[...], startTicks: startTicks,
-            durationTicks: endTicks - startTicks)
+            durationTicks: endTicks - startTicks, leadSampleCount: leadSamples)
         nextPartNumber += 1
         segment.parts.append(part)
         segment.endTicks = endTicks

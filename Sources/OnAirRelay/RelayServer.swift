@@ -22,6 +22,10 @@ public struct RelayServer: Sendable {
         // Webhooks (issue 5): open the outbox first, so that streams a crash left live are
         // ended (relay_shutdown) before the engine can start new ones.
         let webhooks = try await WebhookService.open(config: config.webhooks, logger: logger)
+        if let directory = config.hls.recordDirectory {
+            try RecordingDirectory.prepare(directory)
+            logger.info("recording every stream to \(directory)")
+        }
         let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay", validity: .seconds(30 * 86_400))
         let socket = try UDPMediaSocket(host: config.media.bind, port: config.media.udpPort)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
@@ -70,6 +74,7 @@ struct MediaPlaneService: Service {
         try? await gracefulShutdown()
         logger.info("shutting down: ending all sessions")
         try? await engine.perform { $0.shutdown() }
+        await engine.recordings.drain()  // the streams just ended: their recordings are closed after this
         await socket.close()
     }
 }

@@ -12,6 +12,8 @@ public struct RelayConfig: Codable, Sendable, Equatable {
     public var rooms: [String: Room] = [:]
     /// Stream lifecycle webhooks: outbox database, subscribers, retries (Webhooks/WebhooksConfig.swift).
     public var webhooks = Webhooks()
+    /// LL-HLS packaging and recording (HLS/HLSSettings.swift).
+    public var hls = HLSSettings()
 
     public init() {}
 
@@ -154,7 +156,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey, CaseIterable { case publishToken = "publish_token", viewerToken = "viewer_token" }
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case http, media, auth, limits, iceServers = "ice_servers", rooms, webhooks }
+    enum CodingKeys: String, CodingKey, CaseIterable { case http, media, auth, limits, iceServers = "ice_servers", rooms, webhooks, hls }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -165,6 +167,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         iceServers = try c.value(.iceServers, default: iceServers)
         rooms = try c.value(.rooms, default: rooms)
         webhooks = try c.value(.webhooks, default: webhooks)
+        hls = try c.value(.hls, default: hls)
     }
 
     /// The token a publisher of `room` must present, or nil when publishing is open.

@@ -65,6 +65,32 @@ public enum RelayConfigLoader {
         if let v = list("ONAIR_ICE_SERVERS") { config.iceServers = v.map { RelayConfig.ICEServer(url: $0) } }
         if let v = try int("ONAIR_MAX_SESSIONS") { config.limits.maxSessions = v }
         try applyWebhooks(environment: env, to: &config)
+        try applyHLS(environment: env, to: &config)
+    }
+
+    /// LL-HLS overrides: ONAIR_HLS_ENABLED (true/false), ONAIR_HLS_PART_TARGET,
+    /// ONAIR_HLS_SEGMENT_TARGET, ONAIR_HLS_WINDOW, ONAIR_HLS_KEEP_AFTER_END (seconds each),
+    /// ONAIR_HLS_RECORD_DIRECTORY (empty = record nothing).
+    static func applyHLS(environment env: [String: String], to config: inout RelayConfig) throws(Problem) {
+        func duration(_ name: String) throws(Problem) -> Duration? {
+            guard let raw = env[name] else { return nil }
+            guard let seconds = Double(raw.trimmingCharacters(in: .whitespaces)), let value = Duration(configSeconds: seconds) else {
+                throw Problem(description: "\(name)=\(raw) is not a number of seconds")
+            }
+            return value
+        }
+        if let raw = env["ONAIR_HLS_ENABLED"] {
+            switch raw.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "1", "true", "yes", "on": config.hls.enabled = true
+            case "0", "false", "no", "off": config.hls.enabled = false
+            default: throw Problem(description: "ONAIR_HLS_ENABLED=\(raw) is not true or false")
+            }
+        }
+        if let v = try duration("ONAIR_HLS_PART_TARGET") { config.hls.partTarget = v }
+        if let v = try duration("ONAIR_HLS_SEGMENT_TARGET") { config.hls.segmentTarget = v }
+        if let v = try duration("ONAIR_HLS_WINDOW") { config.hls.window = v }
+        if let v = try duration("ONAIR_HLS_KEEP_AFTER_END") { config.hls.keepAfterEnd = v }
+        if let v = env["ONAIR_HLS_RECORD_DIRECTORY"] { config.hls.recordDirectory = v.isEmpty ? nil : v }
     }
 
     /// Webhook overrides: ONAIR_DATABASE, ONAIR_WEBHOOK_URL + ONAIR_WEBHOOK_SECRET (one more
@@ -95,6 +121,7 @@ public enum RelayConfigLoader {
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
         guard config.limits.maxBodyBytes >= 1024 else { throw Problem(description: "limits.max_body_bytes must be at least 1024") }
         if let problem = config.webhooks.problems().first { throw Problem(description: problem) }
+        if let problem = config.hls.problems().first { throw Problem(description: problem) }
         for server in config.iceServers {
             // RFC 7064 §3.1 / RFC 7065 §3.1: scheme ":" host [":" port] [query].
             let parts = server.url.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)

@@ -28,4 +28,11 @@ extension RelayEngine {
         guard let resource = branch.settingsNames.resource(named: name) else { return .notFound("no resource \(name)") }
         return branch.serve(resource, request: request)
     }
+
+    /// LL-HLS figures for `/metrics`.
+    func hlsCounters() -> HLSCounters {
+        let live = rooms.values.reduce(0) { $0 + ($1.hls?.waitingRequests ?? 0) }
+        let ended = endedHLS.values.reduce(0) { $0 + $1.branch.waitingRequests }
+        return hlsStatistics.snapshot(waitingRequests: live + ended)
+    }
 }

@@ -25,8 +25,12 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     var unroutable: UInt64 = 0
     /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
     let rtcpSenderSSRC = SecureRandom.uint32()
-    /// LL-HLS settings (``HLSSettings``).
-    public var hlsSettings = HLSSettings()
+    /// LL-HLS settings (``HLSSettings``): the config's `hls:` section unless a test changes them.
+    public var hlsSettings: HLSSettings
+    /// LL-HLS figures of every branch (`/metrics`).
+    let hlsStatistics = HLSStatistics()
+    /// The background queue that recordings are written on (``StreamRecorder``).
+    let recordings = RecordingWriter()
     /// Finished presentations still served (EXT-X-ENDLIST) for a while after their stream.
     var endedHLS: [String: (branch: HLSBranch, until: MonoTime)] = [:]
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
@@ -43,6 +47,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         self.config = config
         self.certificate = certificate
         self.logger = logger
+        hlsSettings = config.hls
         events.reserveCapacity(16)
     }
 

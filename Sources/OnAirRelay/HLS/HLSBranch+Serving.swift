@@ -25,7 +25,7 @@ extension HLSBranch {
             let decision = finished ? .respond(deltaUpdate: request.deltaUpdate) : packager.decide(request)
             switch decision {
             case .respond(let delta):
-                return .content(Array(packager.renderMediaPlaylist(deltaUpdate: delta).utf8),
+                return .content(renderedMediaPlaylist(deltaUpdate: delta),
                                 contentType: resource.contentType, cacheControl: Self.playlistCache)
             case .wait(let target, _):
                 return wait(for: .playlist(target))

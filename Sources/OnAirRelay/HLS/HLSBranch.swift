@@ -42,13 +42,27 @@ final class HLSBranch {
 
     enum Target { case content, playlist(BlockingTarget), part(Int) }
 
-    init(room: String, streamID: String, settings: HLSSettings, hasAudio: Bool, loop: EventLoop, logger: Logger) {
+    /// Relay-wide figures (part-ready latency, recordings) this branch adds to.
+    private let statistics: HLSStatistics
+    /// Where recordings are written, when `settings.recordDirectory` asks for one.
+    private let recordings: RecordingWriter?
+    private(set) var recorder: StreamRecorder?
+    /// Arrival of the datagram that completed the previous video access unit.
+    private var previousUnitArrival: MonoTime?
+    /// The rendered media playlist (full, and delta update) of one packager revision: many
+    /// blocking requests released by the same part get the same text.
+    private var renderedPlaylists: (revision: UInt64, full: [UInt8]?, delta: [UInt8]?) = (0, nil, nil)
+
+    init(room: String, streamID: String, settings: HLSSettings, hasAudio: Bool, loop: EventLoop, logger: Logger,
+         statistics: HLSStatistics = HLSStatistics(), recordings: RecordingWriter? = nil) {
         self.room = room
         self.streamID = streamID
         self.settings = settings
         self.hasAudio = hasAudio
         self.loop = loop
         self.logger = logger
+        self.statistics = statistics
+        self.recordings = recordings
         if hasAudio {
             do {
                 transcoder = try OpusToAACTranscoder()
@@ -88,13 +102,17 @@ final class HLSBranch {
     func finish() {
         guard !finished else { return }
         finished = true
-        if var packager {
+        if packager != nil {
+            var events: [LLHLSPackager.Event] = []
             if let transcoder, let frames = try? transcoder.finish() {
-                for frame in frames { _ = try? packager.append(AudioFrame(data: frame.bytes, timestamp: frame.pts)) }
+                for frame in frames {
+                    events += (try? packager!.append(AudioFrame(data: frame.bytes, timestamp: frame.pts))) ?? []
+                }
             }
-            _ = packager.finish()
-            self.packager = packager
+            events += packager!.finish()
+            record(events)
         }
+        recorder?.finish()
         wakeAll()
     }
 
@@ -108,28 +126,35 @@ final class HLSBranch {
             }
             createPackager(sps: sps, pps: pps)
         }
-        guard var packager, let pts = video.presentationTime(unwrapped), pts >= 0 else { return }
+        let previousArrival = previousUnitArrival
+        previousUnitArrival = now
+        guard packager != nil, let pts = video.presentationTime(unwrapped), pts >= 0 else { return }
         do {
-            let events = try packager.append(VideoAccessUnit(data: unit.avccSample, timestamp: pts, isKeyframe: unit.isKeyframe))
-            self.packager = packager
+            // In place (`packager!`): a copy would duplicate the open part's buffers per frame.
+            let events = try packager!.append(VideoAccessUnit(data: unit.avccSample, timestamp: pts, isKeyframe: unit.isKeyframe))
+            if !events.isEmpty {
+                // The last part published contains this unit unless the unit went into a new part.
+                let containsThisUnit = packager!.openPartSampleCount == 0
+                notePublished(events, completedAt: containsThisUnit ? now : (previousArrival ?? now))
+            }
             apply(events)
         } catch {
-            self.packager = packager
             errors += 1
         }
     }
 
     private func handle(_ frame: OpusDepacketizer.Frame, now: MonoTime) {
         let unwrapped = audio.unwrap(frame.timestamp, arrivalSeconds: now.seconds)
-        guard timelineStarted, var packager, let transcoder, let pts = audio.presentationTime(unwrapped), pts >= 0 else { return }
+        guard timelineStarted, packager != nil, let transcoder, let pts = audio.presentationTime(unwrapped), pts >= 0 else { return }
         do {
             for aac in try transcoder.transcode(opusPacket: Array(frame.packet), timestamp: pts) {
-                apply(try packager.append(AudioFrame(data: aac.bytes, timestamp: aac.pts)))
+                let events = try packager!.append(AudioFrame(data: aac.bytes, timestamp: aac.pts))
+                if !events.isEmpty { notePublished(events, completedAt: now) }   // audio-only parts while video stalls
+                apply(events)
             }
         } catch {
             errors += 1
         }
-        self.packager = packager
     }
 
     /// Fixes both tracks' timelines once sender reports for every track are in (exact A/V
@@ -161,10 +186,51 @@ final class HLSBranch {
             packager.anchorProgramDateTime(unixMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), mediaTimestamp: 0)
             self.packager = packager
             logger.info("HLS packaging \(parsed.width)x\(parsed.height) \(tracks.codecs)", metadata: ["room": "\(room)"])
+            if let directory = settings.recordDirectory, let recordings {
+                recorder = StreamRecorder(directory: directory, room: room, startedAtUnixSeconds: Int(Date().timeIntervalSince1970),
+                                          initializationSegment: packager.initializationSegment,
+                                          videoTrackID: tracks.videoTrackID, queueLimit: settings.recordQueueBytes,
+                                          writer: recordings, logger: logger)
+                statistics.recordingsStarted += 1
+            }
         } catch {
             errors += 1
             logger.error("HLS cannot package this stream: \(error)", metadata: ["room": "\(room)"])
         }
+    }
+
+    /// Times the publication of the parts in `events` (the part-ready histogram) and hands
+    /// them to the recorder. `completedAt`: arrival of the datagram that completed the
+    /// newest of them.
+    private func notePublished(_ events: [LLHLSPackager.Event], completedAt: MonoTime) {
+        let ready = MonoTime.now() - completedAt
+        for case .partPublished(let number, _) in events {
+            statistics.partReady.record(ready)
+            if logger.logLevel <= .trace {
+                logger.trace("HLS part published", metadata: [
+                    "room": "\(room)", "part": "\(number)", "ready_us": "\(ready.seconds * 1e6)",
+                    "unix_us": "\(Int64(Date().timeIntervalSince1970 * 1e6))"])
+            }
+        }
+        record(events)
+    }
+
+    private func record(_ events: [LLHLSPackager.Event]) {
+        guard let recorder, let packager else { return }
+        for case .partPublished(let number, _) in events {
+            guard case .available(let part) = packager.part(number: number) else { continue }
+            if !recorder.append(part) { statistics.recordingFragmentsDropped += 1 }
+        }
+    }
+
+    /// The media playlist as bytes, rendered once per packager revision.
+    func renderedMediaPlaylist(deltaUpdate: Bool) -> [UInt8] {
+        guard let packager else { return [] }
+        if renderedPlaylists.revision != packager.revision { renderedPlaylists = (packager.revision, nil, nil) }
+        if let cached = deltaUpdate ? renderedPlaylists.delta : renderedPlaylists.full { return cached }
+        let bytes = Array(packager.renderMediaPlaylist(deltaUpdate: deltaUpdate).utf8)
+        if deltaUpdate { renderedPlaylists.delta = bytes } else { renderedPlaylists.full = bytes }
+        return bytes
     }
 
     private func apply(_ events: [LLHLSPackager.Event]) {

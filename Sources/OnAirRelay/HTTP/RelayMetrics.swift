@@ -7,7 +7,7 @@ final class RelayMetrics: Sendable {
     // reporting its last values. Scrapes are rare (seconds apart), so building it is cheap.
 
     /// Renders the text format (version 0.0.4) for the given state.
-    func render(streams: [StreamSnapshot], engine: EngineCounters) -> [UInt8] {
+    func render(streams: [StreamSnapshot], engine: EngineCounters, hls: HLSCounters? = nil) -> [UInt8] {
         let registry = PrometheusCollectorRegistry()
         func counter(_ name: String, _ labels: [(String, String)], _ help: String, _ value: UInt64) {
             let counter = labels.isEmpty ? registry.makeCounter(name: name, help: help)
@@ -32,8 +32,21 @@ final class RelayMetrics: Sendable {
         counter("onair_udp_datagrams_dropped_total", [], "Datagrams the kernel would not take (shed load)", engine.datagramsDropped)
         counter("onair_udp_datagrams_unroutable_total", [], "Datagrams matching no session", engine.unroutable)
         counter("onair_srtp_failures_total", [], "SRTP/SRTCP packets failing authentication or replay checks", engine.srtpFailures)
+        if let hls {
+            registry.makeGauge(name: "onair_hls_waiting_requests", help: "Blocking playlist and hinted part requests held")
+                .set(to: Double(hls.waitingRequests))
+            counter("onair_hls_recordings_started_total", [], "Stream recordings started", hls.recordingsStarted)
+            counter("onair_hls_recording_fragments_dropped_total", [], "Fragments a recording dropped because the disk fell behind",
+                    hls.recordingFragmentsDropped)
+        }
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
+        if let hls {
+            // swift-prometheus histograms cannot be filled from counts kept elsewhere: written by hand.
+            buffer += Array(hls.partReady.exposition(
+                name: "onair_hls_part_ready_seconds",
+                help: "From the datagram completing a part's last frame to the part being downloadable").utf8)
+        }
         return buffer
     }
 
