@@ -23,14 +23,27 @@ port="${ONAIR_HTTP_PORT:-8080}"
 chat_port="${ONAIR_CHAT_PORT:-8081}"
 
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+broadcast=""
+# Ctrl-C ends the broadcast first (it DELETEs its WHIP session: the relay emits stream.ended,
+# the chat closes room 42), then the servers. The servers run in their own session (setsid)
+# so the terminal's Ctrl-C reaches only the broadcast and this script.
+cleanup() {
+  trap - EXIT INT TERM
+  if [ -n "$broadcast" ]; then
+    kill -INT "$broadcast" 2>/dev/null || true
+    wait "$broadcast" 2>/dev/null || true
+    sleep 0.5  # the stream.ended webhook on its way to the chat
+  fi
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
 trap cleanup EXIT INT TERM
 
 ONAIR_CHAT_PORT="$chat_port" ONAIR_CHAT_DATABASE=.run/chat.sqlite ONAIR_CHAT_WEBHOOK_SECRET="$secret" \
-  .build/debug/chat serve --config config/chat.yaml >.run/chat.log 2>&1 &
+  setsid .build/debug/chat serve --config config/chat.yaml >.run/chat.log 2>&1 &
 pids+=($!)
 ONAIR_DATABASE=.run/relay.sqlite ONAIR_WEBHOOK_URL="http://127.0.0.1:$chat_port/hooks/relay" ONAIR_WEBHOOK_SECRET="$secret" \
-  .build/debug/relay serve --config config/relay.yaml >.run/relay.log 2>&1 &
+  setsid .build/debug/relay serve --config config/relay.yaml >.run/relay.log 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
@@ -57,6 +70,6 @@ else
   echo "run: going live on room 42 with the test pattern (barcode = capture time, beep each second)"
   ONAIR_BROADCAST_TOKEN="${ONAIR_PUBLISH_TOKEN:-}" .build/debug/broadcast start --room 42 --relay "http://127.0.0.1:$port" &
   broadcast=$!
-  pids+=($broadcast)
   wait "$broadcast" || true
+  broadcast=""
 fi

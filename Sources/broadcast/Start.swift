@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import OnAirBroadcast
 
@@ -60,11 +59,9 @@ struct Start: AsyncParsableCommand {
     func run() async throws {
         let file = try endpoint.configFile()
         let settings = try settings(file)
-        let stop = StopSignal()
-        let handlers = SignalHandlers.install(stop)
-        let engine = BroadcastEngine(settings: settings, stop: stop)
+        SignalHandlers.install()
+        let engine = BroadcastEngine(settings: settings, stop: processStopSignal)
         let code = await engine.run()
-        withExtendedLifetime(handlers) {}
         if code != 0 { throw ExitCode(code) }
     }
 
@@ -133,18 +130,20 @@ struct Start: AsyncParsableCommand {
     }
 }
 
-/// SIGINT/SIGTERM end the broadcast cleanly (DELETE, summary, exit 0); a second Ctrl-C exits at once.
+/// Set from the signal handlers, read by the media loop (an atomic: async-signal-safe).
+let processStopSignal = StopSignal()
+
+/// SIGINT/SIGTERM end the broadcast cleanly (DELETE, summary, exit 0); a second Ctrl-C exits at
+/// once. Real handlers (sigaction through signal(2)), not a dispatch source: a shell starts
+/// background jobs with SIGINT ignored, and a dispatch source would inherit that deafness.
 enum SignalHandlers {
-    static func install(_ stop: StopSignal) -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                if stop.isRequested && number == SIGINT { exit(130) }
-                stop.request(number == SIGINT ? .interrupted : .terminated)
-            }
-            source.resume()
-            return source
+    static func install() {
+        _ = processStopSignal.isRequested  // initialise the global before a handler can run
+        let handler: @convention(c) (Int32) -> Void = { number in
+            if number == SIGINT && processStopSignal.isRequested { _exit(130) }
+            processStopSignal.request(number == SIGINT ? .interrupted : .terminated)
         }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
     }
 }
