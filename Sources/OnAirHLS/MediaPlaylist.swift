@@ -86,7 +86,8 @@ public struct MediaPlaylist: Sendable, Equatable {
         lines.append("#EXT-X-TARGETDURATION:\(targetDuration)")
         lines.append("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES"
             + ",CAN-SKIP-UNTIL=" + MediaTime.decimalSeconds(skipBoundary, fractionDigits: 1)
-            + ",PART-HOLD-BACK=" + MediaTime.decimalSeconds(partHoldBack, fractionDigits: 3)
+            // Rounded up: 3 x 0.33334 s must not become 1.000, under three part targets.
+            + ",PART-HOLD-BACK=" + MediaTime.decimalSeconds(partHoldBack, fractionDigits: 3, roundingUp: true)
             + ",HOLD-BACK=" + MediaTime.decimalSeconds(holdBack, fractionDigits: 1))
         lines.append("#EXT-X-PART-INF:PART-TARGET=" + MediaTime.decimalSeconds(partTarget, fractionDigits: 5, trimmed: true))
         lines.append("#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)")

@@ -31,13 +31,14 @@ enum MediaTime {
 
     /// A duration as decimal seconds with `fractionDigits` digits (at most 6), rounded
     /// half up; `trimmed` drops trailing zeros but keeps at least one digit after the point.
-    static func decimalSeconds(_ duration: Duration, fractionDigits: Int, trimmed: Bool = false) -> String {
+    /// `roundingUp`: for minimums (PART-HOLD-BACK), which must not come out below the value.
+    static func decimalSeconds(_ duration: Duration, fractionDigits: Int, trimmed: Bool = false, roundingUp: Bool = false) -> String {
         precondition((0...6).contains(fractionDigits))
         var scale: Int64 = 1
         for _ in 0..<fractionDigits { scale *= 10 }
         let micro = max(0, microseconds(duration))
         let divisor = 1_000_000 / scale
-        let units = (micro + divisor / 2) / divisor
+        let units = (micro + (roundingUp ? divisor - 1 : divisor / 2)) / divisor
         let whole = String(units / scale)
         guard fractionDigits > 0 else { return whole }
         var fraction = String(units % scale)

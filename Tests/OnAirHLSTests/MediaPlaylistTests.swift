@@ -58,6 +58,14 @@ struct MediaPlaylistTests {
         #expect(playlist.render().contains("#EXT-X-TARGETDURATION:\(target)\n"))
     }
 
+    /// PART-HOLD-BACK is a minimum (three part targets): rounded up, never below it.
+    @Test func partHoldBackIsRoundedUp() {
+        var playlist = Self.live
+        playlist.partTarget = .microseconds(333_340)
+        #expect(playlist.render().contains("PART-HOLD-BACK=1.001,"))
+        #expect(playlist.render().contains("#EXT-X-PART-INF:PART-TARGET=0.33334\n"))
+    }
+
     @Test func endedPlaylistHasEndListAndNoHint() {
         var playlist = Self.live
         playlist.hasEndList = true

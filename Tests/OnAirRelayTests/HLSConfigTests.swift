@@ -23,11 +23,11 @@ struct HLSConfigTests {
         }
     }
 
-    @Test("defaults: enabled, 333 ms parts, 2 s segments, 30 s window, 60 s after the end, no recording")
+    @Test("defaults: enabled, 333.34 ms parts, 2 s segments, 30 s window, 60 s after the end, no recording")
     func defaults() throws {
         let hls = try load(nil).hls
         #expect(hls == HLSSettings())
-        #expect(hls.enabled && hls.partTarget == .milliseconds(333) && hls.segmentTarget == .seconds(2))
+        #expect(hls.enabled && hls.partTarget == .microseconds(333_340) && hls.segmentTarget == .seconds(2))
         #expect(hls.window == .seconds(30) && hls.keepAfterEnd == .seconds(60))
         #expect(hls.recordDirectory == nil && hls.recordQueueBytes == 64 * 1024 * 1024)
     }

@@ -1,3 +1,4 @@
+import NIOCore
 import OnAirHLS
 
 /// LL-HLS requests on the engine's loop.
@@ -12,12 +13,15 @@ extension RelayEngine {
     func hlsMultivariant(room: String) -> HLSReply {
         guard let branch = hlsBranch(room: room) else { return .notFound("room \(room) is not live") }
         guard let packager = branch.packager, packager.hasContent else {
-            return branch.serve(.multivariantPlaylist, request: PlaylistRequest())  // waits for content
+            // Waits for content, then answers with the stream's directory in the URI.
+            let reply = branch.serve(.multivariantPlaylist, request: PlaylistRequest())
+            guard case .wait(let released) = reply else { return reply }
+            return .wait(released.map { _ in self.hlsMultivariant(room: room) })
         }
         // The media playlist lives under the stream's own directory.
         var playlist = packager.multivariantPlaylist()
         playlist.mediaPlaylistURI = branch.streamID + "/" + playlist.mediaPlaylistURI
-        return .content(Array(playlist.render().utf8), contentType: HLSResource.multivariantPlaylist.contentType,
+        return .content(ByteBuffer(string: playlist.render()), contentType: HLSResource.multivariantPlaylist.contentType,
                         cacheControl: HLSBranch.playlistCache)
     }
 

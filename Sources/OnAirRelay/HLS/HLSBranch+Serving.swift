@@ -14,11 +14,11 @@ extension HLSBranch {
     func serve(_ resource: HLSResource, request: PlaylistRequest) -> HLSReply {
         guard let packager, packager.hasContent else {
             if finished { return .notFound("the stream ended before any media was packaged") }
-            return wait(for: .content)  // every resource waits for the first part
+            return wait(for: .content, resource, request)  // every resource waits for the first part
         }
         switch resource {
         case .multivariantPlaylist:
-            return .content(Array(packager.multivariantPlaylist().render().utf8),
+            return .content(ByteBuffer(string: packager.multivariantPlaylist().render()),
                             contentType: resource.contentType, cacheControl: Self.playlistCache)
         case .mediaPlaylist:
             // RFC 8216bis §6.2.5.2: once the stream ended, blocking parameters are ignored.
@@ -28,33 +28,36 @@ extension HLSBranch {
                 return .content(renderedMediaPlaylist(deltaUpdate: delta),
                                 contentType: resource.contentType, cacheControl: Self.playlistCache)
             case .wait(let target, _):
-                return wait(for: .playlist(target))
+                return wait(for: .playlist(target), resource, request)
             case .badRequest(let reason):
                 return .badRequest(reason)
             }
         case .initializationSegment:
-            return .content(packager.initializationSegment, contentType: resource.contentType, cacheControl: Self.immutableCache)
+            return .content(ByteBuffer(bytes: packager.initializationSegment), contentType: resource.contentType,
+                            cacheControl: Self.immutableCache)
         case .segment(let sequence):
             guard let segment = packager.segment(mediaSequence: sequence), segment.isComplete else {
                 return .notFound("no segment \(sequence)")
             }
-            return .content(segment.bytes, contentType: resource.contentType, cacheControl: Self.immutableCache)
+            return .content(ByteBuffer(bytes: segment.bytes), contentType: resource.contentType, cacheControl: Self.immutableCache)
         case .part(let number):
             switch packager.part(number: number) {
             case .available(let part):
-                return .content(Array(part.bytes), contentType: resource.contentType, cacheControl: Self.immutableCache)
+                return .content(ByteBuffer(bytes: part.bytes), contentType: resource.contentType, cacheControl: Self.immutableCache)
             case .pending:
-                return wait(for: .part(number))
+                return wait(for: .part(number), resource, request)
             case .notFound:
                 return .notFound("no part \(number)")
             }
         }
     }
 
-    private func wait(for target: Target) -> HLSReply {
+    /// Holds the request for `resource` until `target` is there; then it is served again,
+    /// here on the media loop, and the future carries that answer.
+    private func wait(for target: Target, _ resource: HLSResource, _ request: PlaylistRequest) -> HLSReply {
         if finished { return .notFound("the stream ended") }
-        let promise = loop.makePromise(of: Void.self)
-        appendWaiter(target, promise)
+        let promise = loop.makePromise(of: HLSReply.self)
+        appendWaiter(Waiter(target: target, resource: resource, request: request, promise: promise))
         let timeout = loop.scheduleTask(in: holdLimit) { promise.fail(HLSWaitTimeout()) }
         promise.futureResult.whenComplete { _ in timeout.cancel() }
         return .wait(promise.futureResult)
@@ -63,7 +66,7 @@ extension HLSBranch {
     func wakeSatisfied() {
         guard let packager else { return }
         let progress = packager.progress
-        var still: [(target: Target, promise: EventLoopPromise<Void>)] = []
+        var still: [Waiter] = []
         for waiter in takeWaiters() {
             let ready: Bool
             switch waiter.target {
@@ -72,13 +75,21 @@ extension HLSBranch {
             case .part(let number):
                 if case .pending = packager.part(number: number) { ready = finished } else { ready = true }
             }
-            if ready { waiter.promise.succeed() } else { still.append(waiter) }
+            if ready { release(waiter) } else { still.append(waiter) }
         }
-        for waiter in still { appendWaiter(waiter.target, waiter.promise) }
+        for waiter in still { appendWaiter(waiter) }
     }
 
     func wakeAll() {
-        for waiter in takeWaiters() { waiter.promise.succeed() }
+        for waiter in takeWaiters() { release(waiter) }
+    }
+
+    /// Answers a held request now (all released by one part share the cached playlist).
+    private func release(_ waiter: Waiter) {
+        switch serve(waiter.resource, request: waiter.request) {
+        case .wait(let next): waiter.promise.completeWith(next)
+        case let reply: waiter.promise.succeed(reply)
+        }
     }
 
     var waitingRequests: Int { waiterCount }

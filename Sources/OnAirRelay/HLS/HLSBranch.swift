@@ -28,10 +28,10 @@ final class HLSBranch {
     private(set) var packager: LLHLSPackager?
     private var firstPacketAt: MonoTime?
     private var timelineStarted = false
-    private var waiters: [(target: Target, promise: EventLoopPromise<Void>)] = []
+    private var waiters: [Waiter] = []
     var waiterCount: Int { waiters.count }
-    func appendWaiter(_ target: Target, _ promise: EventLoopPromise<Void>) { waiters.append((target, promise)) }
-    func takeWaiters() -> [(target: Target, promise: EventLoopPromise<Void>)] {
+    func appendWaiter(_ waiter: Waiter) { waiters.append(waiter) }
+    func takeWaiters() -> [Waiter] {
         defer { waiters.removeAll(keepingCapacity: true) }
         return waiters
     }
@@ -42,6 +42,14 @@ final class HLSBranch {
 
     enum Target { case content, playlist(BlockingTarget), part(Int) }
 
+    /// A held request: what it waits for, what it asked, and where its answer goes.
+    struct Waiter {
+        var target: Target
+        var resource: HLSResource
+        var request: PlaylistRequest
+        var promise: EventLoopPromise<HLSReply>
+    }
+
     /// Relay-wide figures (part-ready latency, recordings) this branch adds to.
     private let statistics: HLSStatistics
     /// Where recordings are written, when `settings.recordDirectory` asks for one.
@@ -51,7 +59,7 @@ final class HLSBranch {
     private var previousUnitArrival: MonoTime?
     /// The rendered media playlist (full, and delta update) of one packager revision: many
     /// blocking requests released by the same part get the same text.
-    private var renderedPlaylists: (revision: UInt64, full: [UInt8]?, delta: [UInt8]?) = (0, nil, nil)
+    private var renderedPlaylists: (revision: UInt64, full: ByteBuffer?, delta: ByteBuffer?) = (0, nil, nil)
 
     init(room: String, streamID: String, settings: HLSSettings, hasAudio: Bool, loop: EventLoop, logger: Logger,
          statistics: HLSStatistics = HLSStatistics(), recordings: RecordingWriter? = nil) {
@@ -135,7 +143,8 @@ final class HLSBranch {
             if !events.isEmpty {
                 // The last part published contains this unit unless the unit went into a new part.
                 let containsThisUnit = packager!.openPartSampleCount == 0
-                notePublished(events, completedAt: containsThisUnit ? now : (previousArrival ?? now))
+                notePublished(events, completedAt: containsThisUnit ? now : (previousArrival ?? now),
+                              closedBy: containsThisUnit ? "last_frame" : "next_frame")
             }
             apply(events)
         } catch {
@@ -149,7 +158,7 @@ final class HLSBranch {
         do {
             for aac in try transcoder.transcode(opusPacket: Array(frame.packet), timestamp: pts) {
                 let events = try packager!.append(AudioFrame(data: aac.bytes, timestamp: aac.pts))
-                if !events.isEmpty { notePublished(events, completedAt: now) }   // audio-only parts while video stalls
+                if !events.isEmpty { notePublished(events, completedAt: now, closedBy: "audio") }   // audio-only parts while video stalls
                 apply(events)
             }
         } catch {
@@ -201,14 +210,15 @@ final class HLSBranch {
 
     /// Times the publication of the parts in `events` (the part-ready histogram) and hands
     /// them to the recorder. `completedAt`: arrival of the datagram that completed the
-    /// newest of them.
-    private func notePublished(_ events: [LLHLSPackager.Event], completedAt: MonoTime) {
+    /// newest of them; `closedBy` says what closed it (trace log): its last frame, the next
+    /// frame (that frame did not fit), or audio (while video stalls).
+    private func notePublished(_ events: [LLHLSPackager.Event], completedAt: MonoTime, closedBy: String) {
         let ready = MonoTime.now() - completedAt
         for case .partPublished(let number, _) in events {
             statistics.partReady.record(ready)
             if logger.logLevel <= .trace {
                 logger.trace("HLS part published", metadata: [
-                    "room": "\(room)", "part": "\(number)", "ready_us": "\(ready.seconds * 1e6)",
+                    "room": "\(room)", "part": "\(number)", "ready_us": "\(ready.seconds * 1e6)", "closed_by": "\(closedBy)",
                     "unix_us": "\(Int64(Date().timeIntervalSince1970 * 1e6))"])
             }
         }
@@ -224,11 +234,11 @@ final class HLSBranch {
     }
 
     /// The media playlist as bytes, rendered once per packager revision.
-    func renderedMediaPlaylist(deltaUpdate: Bool) -> [UInt8] {
-        guard let packager else { return [] }
+    func renderedMediaPlaylist(deltaUpdate: Bool) -> ByteBuffer {
+        guard let packager else { return ByteBuffer() }
         if renderedPlaylists.revision != packager.revision { renderedPlaylists = (packager.revision, nil, nil) }
         if let cached = deltaUpdate ? renderedPlaylists.delta : renderedPlaylists.full { return cached }
-        let bytes = Array(packager.renderMediaPlaylist(deltaUpdate: deltaUpdate).utf8)
+        let bytes = ByteBuffer(string: packager.renderMediaPlaylist(deltaUpdate: deltaUpdate))
         if deltaUpdate { renderedPlaylists.delta = bytes } else { renderedPlaylists.full = bytes }
         return bytes
     }

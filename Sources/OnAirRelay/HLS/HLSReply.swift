@@ -2,11 +2,13 @@ import NIOCore
 
 /// What the media loop answers to one LL-HLS request.
 enum HLSReply: Sendable {
-    /// Bytes to send now.
-    case content([UInt8], contentType: String, cacheControl: String)
-    /// Ask again once this future succeeds (a blocking playlist reload or a hinted part);
-    /// it fails when the wait times out.
-    case wait(EventLoopFuture<Void>)
+    /// Bytes to send now. A ByteBuffer so that one rendered playlist can go to a thousand
+    /// released requests without a copy each.
+    case content(ByteBuffer, contentType: String, cacheControl: String)
+    /// The answer once the awaited part or playlist exists (a blocking playlist reload or a
+    /// hinted part): computed on the media loop the moment the request is released, so the
+    /// HTTP side needs no second trip there. Fails when the wait times out.
+    case wait(EventLoopFuture<HLSReply>)
     case notFound(String)
     case badRequest(String)
 }

@@ -3,8 +3,13 @@
 public struct HLSSettings: Sendable, Equatable {
     /// Package every live room as LL-HLS.
     public var enabled = true
-    /// EXT-X-PART-INF PART-TARGET (RFC 8216bis §4.4.3.7).
-    public var partTarget: Duration = .milliseconds(333)
+    /// EXT-X-PART-INF PART-TARGET (RFC 8216bis §4.4.3.7). Just over a third of a second:
+    /// ten frames at 30 fps (twenty at 60) fill a part exactly, so a 2 s GOP is six whole
+    /// parts. With 0.333 s a part holds nine frames and the last part of every segment
+    /// (six frames) can only be closed when the next frame, the IDR, arrives: a frame
+    /// interval later than the others (§4.4.4.9 forbids closing a non-final part that short
+    /// on a guess).
+    public var partTarget: Duration = .microseconds(333_340)
     /// Segments are cut at the first IDR after this long.
     public var segmentTarget: Duration = .seconds(2)
     /// How much the media playlist lists (DVR window).

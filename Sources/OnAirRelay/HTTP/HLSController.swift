@@ -28,17 +28,17 @@ struct HLSController: Sendable {
     }
 
     /// Asks the media loop; a held request waits for its part (at most three target
-    /// durations, then 503 as RFC 8216bis §6.2.5.2 says) and asks again.
+    /// durations, then 503 as RFC 8216bis §6.2.5.2 says) and gets its answer computed
+    /// there the moment it is released.
     private func respond(_ produce: @escaping @Sendable (RelayEngine) -> HLSReply) async throws -> Response {
+        var reply = try await engine.perform(produce)
         for _ in 0..<8 {
-            switch try await engine.perform(produce) {
+            switch reply {
             case .content(let bytes, let type, let cache):
-                return Response(status: .ok,
-                                headers: [.contentType: type, .cacheControl: cache],
-                                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+                return Response(status: .ok, headers: [.contentType: type, .cacheControl: cache], body: .init(byteBuffer: bytes))
             case .wait(let future):
                 do {
-                    try await future.get()
+                    reply = try await future.get()
                 } catch is HLSWaitTimeout {
                     throw RelayHTTPError(.serviceUnavailable, "the requested part did not appear within three target durations")
                 }
