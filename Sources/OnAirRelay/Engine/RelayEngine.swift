@@ -118,7 +118,10 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
             session.peer.poll(now: now, events: &events)
             if !events.isEmpty { handle(events: events, of: session, now: now) }
         }
+        let deadline = NIODeadline.now()
+        for branch in endedHLS.values { branch.branch.expireWaiters(now: deadline) }
         for room in rooms.values {
+            room.hls?.expireWaiters(now: deadline)
             if room.keyframeRequests.poll(now: now) { sendKeyframeRequest(room: room, now: now) }
             if let publisher = room.publisher { sendTransportFeedback(publisher, now: now) }
         }

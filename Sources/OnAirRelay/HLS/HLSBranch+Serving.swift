@@ -57,10 +57,21 @@ extension HLSBranch {
     private func wait(for target: Target, _ resource: HLSResource, _ request: PlaylistRequest) -> HLSReply {
         if finished { return .notFound("the stream ended") }
         let promise = loop.makePromise(of: HLSReply.self)
-        appendWaiter(Waiter(target: target, resource: resource, request: request, promise: promise))
-        let timeout = loop.scheduleTask(in: holdLimit) { promise.fail(HLSWaitTimeout()) }
-        promise.futureResult.whenComplete { _ in timeout.cancel() }
+        appendWaiter(Waiter(target: target, resource: resource, request: request, promise: promise,
+                            deadline: .now() + holdLimit))
         return .wait(promise.futureResult)
+    }
+
+    /// Fails the requests held past their deadline (the engine's 20 ms tick calls this):
+    /// one sweep instead of a timer per request, which a thousand held requests would
+    /// each have to cancel from the loop's timer heap when released.
+    func expireWaiters(now: NIODeadline) {
+        guard waiterCount > 0 else { return }
+        var still: [Waiter] = []
+        for waiter in takeWaiters() {
+            if waiter.deadline <= now { waiter.promise.fail(HLSWaitTimeout()) } else { still.append(waiter) }
+        }
+        for waiter in still { appendWaiter(waiter) }
     }
 
     func wakeSatisfied() {

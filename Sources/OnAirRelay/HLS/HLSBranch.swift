@@ -48,6 +48,8 @@ final class HLSBranch {
         var resource: HLSResource
         var request: PlaylistRequest
         var promise: EventLoopPromise<HLSReply>
+        /// RFC 8216bis §6.2.5.2: held at most three target durations, then 503.
+        var deadline: NIODeadline
     }
 
     /// Relay-wide figures (part-ready latency, recordings) this branch adds to.
