@@ -17,6 +17,7 @@ struct PacketPacerTests {
     func spacing() {
         var pacer = PacketPacer()
         pacer.maximumQueueDelay = 10_000_000_000  // isolate the pacing rate
+        pacer.batchWindow = 0
         enqueue(&pacer, packets: 10, size: 1000)
         var released: [(UInt64, UInt8)] = []
         var now: UInt64 = 1_000_000_000
@@ -31,6 +32,17 @@ struct PacketPacerTests {
         #expect(released.first?.0 == 1_000_000_000, "the first packet leaves at once")
         let gaps = zip(released.dropFirst(), released).map { Int($0.0 - $1.0) }
         #expect(gaps.allSatisfy { (1_550_000...1_700_000).contains($0) }, "\(gaps)")
+    }
+
+    @Test("packets due within the 5 ms batch window leave together; the next batch waits")
+    func batching() {
+        var pacer = PacketPacer()
+        enqueue(&pacer, packets: 10, size: 1000)  // 1.6 ms apart at 2.5 x 2 Mbit/s
+        var first = 0
+        pacer.release(now: 1_000_000_000, bitrate: 2_000_000) { _, _, _, _ in first += 1 }
+        #expect(first == 4, "due at 0, 1.6, 3.2 and 4.8 ms: within 5 ms")
+        let next = pacer.nextDeadline
+        #expect(next == 1_000_000_000 + 6_400_000 - 5_000_000, "woken 5 ms before the next one is due")
     }
 
     @Test("a big burst at a low bitrate still drains within the maximum queue delay")
