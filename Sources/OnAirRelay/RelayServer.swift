@@ -43,6 +43,9 @@ public struct RelayServer: Sendable {
         let udpPort = socket.localPort
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [
+                HLSFastPathHandler(engine: engine, allowedOrigins: config.http.corsOrigins),
+            ])),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir"),
             onServerRunning: { channel in
                 onReady(channel.localAddress?.port ?? 0, udpPort)

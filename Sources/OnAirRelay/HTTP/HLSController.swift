@@ -10,20 +10,16 @@ struct HLSController: Sendable {
     let engine: RelayEngine
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/hls/:room/index.m3u8") { _, context in
-            let room = try RoomID.validated(context.parameters.require("room"))
-            return try await respond { $0.hlsMultivariant(room: room) }
-        }
-        router.get("/hls/:room/:stream/:file") { request, context in
-            let room = try RoomID.validated(context.parameters.require("room"))
-            let stream = try context.parameters.require("stream")
-            let file = try context.parameters.require("file")
-            let query = request.uri.queryParameters
-            let playlistRequest = PlaylistRequest(
-                msn: query["_HLS_msn"].map(String.init), part: query["_HLS_part"].map(String.init),
-                skip: query["_HLS_skip"].map(String.init))
-            if let problem = playlistRequest.malformed { throw RelayHTTPError(.badRequest, problem) }
-            return try await respond { $0.hlsResource(room: room, stream: stream, name: file, request: playlistRequest) }
+        // Most of these requests are answered before they get here (HLSFastPathHandler);
+        // these routes serve the rest (e.g. while another response on the connection is
+        // outstanding) the same way.
+        for path in ["/hls/:room/index.m3u8", "/hls/:room/:stream/:file"] {
+            router.get(RouterPath(path)) { request, _ in
+                guard let route = try HLSRoute.parse(path: request.uri.path[...], query: request.uri.query.map { $0[...] }) else {
+                    throw RelayHTTPError(.notFound, "no such resource")
+                }
+                return try await respond { route.reply(from: $0) }
+            }
         }
     }
 
