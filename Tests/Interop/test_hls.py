@@ -159,6 +159,39 @@ def test_blocking_reload_answers_when_the_part_appears_and_ends_with_endlist(liv
     assert result["at"] - stopped < 3.0, f"released {result['at'] - stopped:.2f}s after the end"
 
 
+def test_held_request_for_the_next_part_returns_within_50ms(live_hls):
+    """RFC 8216bis §6.2.5.2: a playlist request for a part that does not exist yet is held and
+    answered as soon as the part is published. Publication time: the relay's debug log
+    (`HLS part published ... unix_us=`), same machine, same clock."""
+    relay, publisher, base, media_url, _, _ = live_hls
+    time.sleep(2)
+    rounds = []
+    for _ in range(10):
+        text = get(media_url)[2].decode()
+        playlist = m3u8.loads(text)
+        msn = playlist.media_sequence + len([s for s in playlist.segments if s.uri])
+        index = len(re.findall(r"#EXT-X-PART:", text.split("#EXTINF")[-1])) if "#EXTINF" in text else 0
+        status, _, body = get(f"{media_url}?_HLS_msn={msn}&_HLS_part={index}")
+        arrived = time.time()
+        assert status == 200, (status, body[:200])
+        newest = max(int(n) for n in re.findall(r'#EXT-X-PART:[^\n]*URI="part(\d+)\.m4s"', body.decode()))
+        rounds.append((newest, arrived))
+    time.sleep(0.2)
+    published = {}
+    for line in relay.process.log_text().splitlines():
+        if "HLS part published" in line:
+            part, at = re.search(r"\bpart=(\d+)", line), re.search(r"unix_us=(\d+)", line)
+            if part and at:
+                published[int(part.group(1))] = int(at.group(1)) / 1e6
+    lags = sorted((arrived - published[part]) * 1000 for part, arrived in rounds if part in published)
+    print(f"\nheld request -> answer after publication: {[round(l, 1) for l in lags]} ms")
+    assert len(lags) >= 8, f"publication times missing for {len(rounds) - len(lags)} of {len(rounds)} parts"
+    assert all(l > -5 for l in lags), "answered before the part existed?"
+    within = sum(1 for l in lags if l <= 50)
+    # The issue's bound is 50 ms; a loaded CI box may stall one round, never most of them.
+    assert within >= len(lags) - 1 and lags[len(lags) // 2] <= 50, lags
+
+
 @pytest.mark.chromium
 def test_chromium_plays_room_page_over_ll_hls(live_hls, procs, tmp_path):
     """Native HLS in Chromium's <video>: /rooms/42?hls plays for more than ten seconds while

@@ -213,13 +213,14 @@ final class HLSBranch {
     /// Times the publication of the parts in `events` (the part-ready histogram) and hands
     /// them to the recorder. `completedAt`: arrival of the datagram that completed the
     /// newest of them; `closedBy` says what closed it (trace log): its last frame, the next
-    /// frame (that frame did not fit), or audio (while video stalls).
+    /// frame (that frame did not fit), or audio (while video stalls). The debug log line carries the
+    /// wall-clock publication time, which tests and benchmarks compare response arrivals with.
     private func notePublished(_ events: [LLHLSPackager.Event], completedAt: MonoTime, closedBy: String) {
         let ready = MonoTime.now() - completedAt
         for case .partPublished(let number, _) in events {
             statistics.partReady.record(ready)
-            if logger.logLevel <= .trace {
-                logger.trace("HLS part published", metadata: [
+            if logger.logLevel <= .debug {
+                logger.debug("HLS part published", metadata: [
                     "room": "\(room)", "part": "\(number)", "ready_us": "\(ready.seconds * 1e6)", "closed_by": "\(closedBy)",
                     "unix_us": "\(Int64(Date().timeIntervalSince1970 * 1e6))"])
             }
