@@ -25,13 +25,21 @@ struct HLSBranchWaitTests {
             }
             return future
         }.get()
-        try await loop.submit {
-            #expect(branch.waitingRequests == 1)
-            branch.expireWaiters(now: .now())                       // well before 3 x 2 s
-            #expect(branch.waitingRequests == 1)
-            branch.expireWaiters(now: .now() + .seconds(7))
-            #expect(branch.waitingRequests == 0)
+        // Times relative to the waiter's own deadline, and expectations checked on the test's
+        // task: a busy shared event loop (the whole suite runs in parallel) must not matter.
+        let (held, limit, early, late) = try await loop.submit { () -> (Int, TimeAmount, Int, Int) in
+            let waiters = branch.takeWaiters()
+            for waiter in waiters { branch.appendWaiter(waiter) }
+            guard let deadline = waiters.first?.deadline else { return (waiters.count, branch.holdLimit, -1, -1) }
+            branch.expireWaiters(now: deadline - .milliseconds(1))   // just before: still held
+            let early = branch.waitingRequests
+            branch.expireWaiters(now: deadline)                       // at the deadline: failed
+            return (waiters.count, branch.holdLimit, early, branch.waitingRequests)
         }.get()
+        #expect(held == 1)
+        #expect(limit == .seconds(6), "3 x the 2 s segment target before any media")
+        #expect(early == 1)
+        #expect(late == 0)
         await #expect(throws: HLSWaitTimeout.self) { try await future.get() }
     }
 
