@@ -3,6 +3,7 @@ import OnAirCrypto
 import OnAirDTLS
 import OnAirWire
 import Testing
+import OnAirTestSupport
 
 @Suite("DTLS failures, loss and hostile input")
 struct DTLSFailureTests {

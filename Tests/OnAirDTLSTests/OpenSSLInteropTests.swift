@@ -4,6 +4,7 @@ import OnAirCrypto
 import OnAirDTLS
 import OnAirWire
 import Testing
+import OnAirTestSupport
 
 /// Our endpoint against OpenSSL's own `s_server` / `s_client` over real UDP on 127.0.0.1,
 /// with a certificate the openssl CLI made. The keys both sides export must be equal.

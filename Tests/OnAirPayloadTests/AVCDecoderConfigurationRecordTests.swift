@@ -3,6 +3,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 /// The avcC box payload compared byte for byte with what FFmpeg's MP4 muxer writes for
 /// the same parameter sets.

@@ -3,6 +3,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 @Suite("Annex B and AVCC (H.264 §B.1, ISO/IEC 14496-15 §5.3.2)")
 struct AnnexBTests {

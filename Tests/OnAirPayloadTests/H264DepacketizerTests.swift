@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 /// Access unit boundaries, loss handling and bookkeeping of the depacketizer, on small
 /// hand-made streams (the large random ones are in H264LossTests).

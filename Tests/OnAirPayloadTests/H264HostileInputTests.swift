@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 /// Whatever payloads arrive, the depacketizer must not trap, must count what it rejects,
 /// and must never hand out an access unit that breaks its own invariants.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 /// Thousands of real x264 access units through packetizer → impaired network →
 /// depacketizer. Whatever the losses, reordering and duplicates: no crash, every access

@@ -2,6 +2,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 @Suite("RBSP and Exp-Golomb (H.264 §7.4.1, §9.1)")
 struct H264RBSPTests {

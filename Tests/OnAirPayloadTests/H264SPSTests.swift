@@ -3,6 +3,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 /// SPS parsing checked against streams that libx264 (through ffmpeg) and FFmpeg's own SPS
 /// writer (the h264_metadata filter) produce on this machine, with ffprobe's idea of the

@@ -2,6 +2,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 @Suite("Opus TOC and framing (RFC 6716 §3.1, §3.2)")
 struct OpusTOCTests {

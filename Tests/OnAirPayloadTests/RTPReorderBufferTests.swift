@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OnAirPayload
+import OnAirTestSupport
 
 @Suite("RTP reorder buffer (RFC 3550 §5.1 sequence numbers)")
 struct RTPReorderBufferTests {

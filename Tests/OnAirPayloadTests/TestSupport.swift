@@ -1,23 +1,12 @@
 import Foundation
 import OnAirPayload
 import OnAirWire
+import OnAirTestSupport
 
 /// Bytes from hex text (spaces and newlines allowed); an empty array on a typo, which
 /// the tests' expectations then catch.
 func hex(_ text: String) -> [UInt8] { Hex.decode(text) ?? [] }
 
-/// A fixed-seed generator, so every random test is reproducible from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Deterministic filler bytes behind a given NAL unit header byte.
 func nalUnit(header: UInt8, count: Int, seed: UInt64 = 1) -> [UInt8] {

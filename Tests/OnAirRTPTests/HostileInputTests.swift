@@ -2,6 +2,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirRTP
+import OnAirTestSupport
 
 /// Parsers of network bytes must throw, never trap, whatever arrives. These loops feed
 /// random bytes, mutated valid packets and every truncation of valid packets.

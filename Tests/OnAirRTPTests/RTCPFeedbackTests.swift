@@ -2,6 +2,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirRTP
+import OnAirTestSupport
 
 @Suite("RTCP feedback (RFC 4585, RFC 5104, REMB)")
 struct RTCPFeedbackTests {

@@ -2,6 +2,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirRTP
+import OnAirTestSupport
 
 @Suite("Transport-wide congestion control feedback")
 struct TransportWideFeedbackTests {

@@ -2,6 +2,7 @@ import OnAirWire
 import Testing
 
 @testable import OnAirRTP
+import OnAirTestSupport
 
 @Suite("Sequence number and timestamp unwrapping, NTP time")
 struct UnwrapperTests {

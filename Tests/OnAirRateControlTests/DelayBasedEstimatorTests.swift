@@ -1,6 +1,7 @@
 import OnAirRTP
 import OnAirRateControl
 import Testing
+import OnAirTestSupport
 
 @Suite("Delay-based estimator (GCC §5) on transport-cc feedback")
 struct DelayBasedEstimatorTests {

@@ -1,6 +1,7 @@
 import OnAirWire
 import Testing
 @testable import OnAirSTUN
+import OnAirTestSupport
 
 @Suite("ICE-lite agent (RFC 8445 §2.5, §7.3)")
 struct ICELiteAgentTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OnAirTestPattern
+import OnAirTestSupport
 
 @Suite("TestPatternBarcode: 48-bit wall clock + CRC-16/CCITT-FALSE in 2 x 32 cells")
 struct TestPatternBarcodeTests {
