@@ -5,24 +5,7 @@ import Testing
 /// The `hls:` section of relay.yaml, its ONAIR_HLS_* environment overrides, and how the
 /// engine takes it.
 @Suite("HLS: config")
-struct HLSConfigTests {
-    func load(_ yaml: String?, environment: [String: String] = [:]) throws(RelayConfigLoader.Problem) -> RelayConfig {
-        guard let yaml else { return try RelayConfigLoader.load(path: nil, environment: environment) }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hls-\(UUID().uuidString).yaml").path
-        _ = FileManager.default.createFile(atPath: path, contents: Data(yaml.utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try RelayConfigLoader.load(path: path, environment: environment)
-    }
-
-    func problem(_ yaml: String?, environment: [String: String] = [:]) -> String? {
-        do {
-            _ = try load(yaml, environment: environment)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
+struct HLSConfigTests: RelayConfigTesting {
     @Test("defaults: enabled, 333.34 ms parts, 2 s segments, 30 s window, 60 s after the end, no recording")
     func defaults() throws {
         let hls = try load(nil).hls

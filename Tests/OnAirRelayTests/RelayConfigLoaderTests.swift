@@ -4,28 +4,7 @@ import Testing
 
 /// `relay.yaml` + ONAIR_* environment → ``RelayConfig``: defaults, strict keys, clear messages.
 @Suite("RelayConfigLoader")
-struct RelayConfigLoaderTests {
-    /// Writes `yaml` to a fresh temporary file and loads it with `environment`.
-    func load(_ yaml: String?, environment: [String: String] = [:]) throws -> RelayConfig {
-        guard let yaml else { return try RelayConfigLoader.load(path: nil, environment: environment) }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relaytests-\(UUID().uuidString).yaml")
-        try Data(yaml.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try RelayConfigLoader.load(path: url.path, environment: environment)
-    }
-
-    /// The problem text `load` throws, or nil when it loads.
-    func problem(_ yaml: String?, environment: [String: String] = [:]) -> String? {
-        do {
-            _ = try load(yaml, environment: environment)
-            return nil
-        } catch let problem as RelayConfigLoader.Problem {
-            return problem.description
-        } catch {
-            return "not a RelayConfigLoader.Problem: \(error)"
-        }
-    }
-
+struct RelayConfigLoaderTests: RelayConfigTesting {
     @Test("no file and no environment: loopback defaults")
     func defaultsWithoutFile() throws {
         let config = try load(nil)

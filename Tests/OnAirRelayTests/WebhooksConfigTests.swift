@@ -5,25 +5,8 @@ import Testing
 
 /// The `webhooks:` section of relay.yaml and its ONAIR_* environment overrides.
 @Suite("Webhooks: config")
-struct WebhooksConfigTests {
+struct WebhooksConfigTests: RelayConfigTesting {
     let secret = "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
-
-    func load(_ yaml: String?, environment: [String: String] = [:]) throws(RelayConfigLoader.Problem) -> RelayConfig {
-        guard let yaml else { return try RelayConfigLoader.load(path: nil, environment: environment) }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wh-\(UUID().uuidString).yaml").path
-        FileManager.default.createFile(atPath: path, contents: Data(yaml.utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try RelayConfigLoader.load(path: path, environment: environment)
-    }
-
-    func problem(_ yaml: String?, environment: [String: String] = [:]) -> String? {
-        do {
-            _ = try load(yaml, environment: environment)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
 
     @Test("defaults: a file in the working directory, the Svix schedule, 15 s timeout, 5 s viewer interval")
     func defaults() throws {
