@@ -14,11 +14,7 @@ enum DoctorMediaCheck {
     static func run(_ connection: PublishingConnection, pipeline: MediaPipeline) -> DoctorMediaResult {
         var result = DoctorMediaResult()
         let start = Clocks.monotonic()
-        while !connection.isConnected {
-            guard !connection.isClosed, Clocks.monotonic() - start < 10_000_000_000 else { return result }
-            connection.socket.wait(timeoutMilliseconds: 10)
-            connection.service(now: MonoTime.now())
-        }
+        guard connection.awaitConnected(timeout: 10_000_000_000, stopRequested: { false }) == .connected else { return result }
         result.connectedAfter = Double(Clocks.monotonic() - start) / 1e9
         result.profile = connection.session.profile.map { "\($0)" } ?? "-"
         pipeline.start(now: Clocks.monotonic())
@@ -46,7 +42,7 @@ enum DoctorMediaCheck {
             }
             connection.sendReportsIfDue(now: now, cname: "onair-doctor")
             if result.keyframeRoundTrip != nil && result.rtcpSeen { break }
-            connection.socket.wait(timeoutMilliseconds: 5)
+            connection.sleep(mediaDue: pipeline.nextDue)
             connection.service(now: MonoTime.now())
         }
         return result

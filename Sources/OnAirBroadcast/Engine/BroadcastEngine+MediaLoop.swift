@@ -5,15 +5,11 @@ extension BroadcastEngine {
     /// due, serves the socket (STUN consent, DTLS, RTCP) in between, and returns when the session
     /// ends. poll(2) sleeps until the next deadline, so an idle broadcast costs nothing.
     func mediaLoop(_ connection: PublishingConnection) -> SessionEnd {
-        let connectDeadline = Clocks.monotonic() + 15_000_000_000
-        while !connection.isConnected {
-            if stop.isRequested { return .stopped(stop.reason) }
-            if connection.isClosed { return .connectionLost(connection.closeReason.map { "\($0)" } ?? "closed") }
-            if Clocks.monotonic() > connectDeadline {
-                return .connectionLost("no ICE/DTLS connection within 15 s (is UDP to the relay blocked?)")
-            }
-            connection.socket.wait(timeoutMilliseconds: waitTime(connection, mediaDue: .max))
-            connection.service(now: MonoTime.now())
+        switch connection.awaitConnected(timeout: 15_000_000_000, stopRequested: { stop.isRequested }) {
+        case .connected: break
+        case .stopped: return .stopped(stop.reason)
+        case .closed(let reason): return .connectionLost(reason)
+        case .timedOut: return .connectionLost("no ICE/DTLS connection within 15 s (is UDP to the relay blocked?)")
         }
         let now = Clocks.monotonic()
         pipeline.start(now: now)
@@ -26,7 +22,7 @@ extension BroadcastEngine {
             let now = Clocks.monotonic()
             if stop.isRequested { return .stopped(stop.reason) }
             if let deadline, now >= deadline { return .durationReached }
-            if connection.isClosed { return .connectionLost(connection.closeReason.map { "\($0)" } ?? "closed") }
+            if connection.isClosed { return .connectionLost(connection.closeDescription) }
             // Consent answers come every ~2 s and RTCP every second: silence this long means the
             // endpoint is gone (crashed, restarted, path down). RFC 7675 would keep sending for 30 s.
             if MonoTime.now() - connection.lastHeard > .seconds(settings.silenceTimeout) {
@@ -56,7 +52,7 @@ extension BroadcastEngine {
             lastRetransmitted = connection.video.retransmitted
             statistics.skippedFrames = pipeline.skippedFrames
             status.tick(statistics, now: now)
-            connection.socket.wait(timeoutMilliseconds: waitTime(connection, mediaDue: pipeline.nextDue))
+            connection.sleep(mediaDue: pipeline.nextDue)
             connection.service(now: MonoTime.now())
         }
     }
@@ -71,16 +67,5 @@ extension BroadcastEngine {
         if video.frame.isKeyframe { statistics.keyframes += 1 }
         statistics.captureToSend.record(nanoseconds: Clocks.monotonic() - video.capturedAt)
         return true
-    }
-
-    /// Milliseconds to sleep: until the next media deadline, paced packet or session timer, at
-    /// most 20 ms. Rounded up: waking a little late costs nothing, waking early would spin.
-    private func waitTime(_ connection: PublishingConnection, mediaDue: UInt64) -> Int32 {
-        let now = Clocks.monotonic()
-        var until = min(mediaDue, now + 20_000_000)
-        if let paced = connection.nextPacedRelease { until = min(until, paced) }
-        if let timer = connection.session.nextTimeout?.nanoseconds { until = min(until, timer) }
-        guard until > now else { return 0 }
-        return Int32((until - now + 999_999) / 1_000_000)
     }
 }

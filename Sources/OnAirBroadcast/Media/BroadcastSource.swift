@@ -7,7 +7,8 @@ protocol BroadcastSource: AnyObject {
     var width: Int { get }
     var height: Int { get }
     /// The picture for output frame `tick` at `timestamp90kHz` (from the start of the
-    /// broadcast); nil when there is nothing to show yet (or any more).
+    /// broadcast); nil when there is nothing to show yet (or any more). The pipeline stamps
+    /// `timestamp90kHz` on the picture before encoding (a repeated picture gets a new one).
     func picture(forTick tick: Int64, timestamp90kHz: Int64, wallClockMilliseconds: UInt64) throws(MediaInputError)
         -> VideoFrameBuffer?
     /// Fills one 20 ms Opus frame (960 x 2 interleaved samples) for audio frame `index`;

@@ -27,7 +27,6 @@ final class TestPatternSource: BroadcastSource {
         renderer.render(frameIndex: Int(tick), wallClockMilliseconds: wallClockMilliseconds,
                         luma: frame.luma, lumaStride: frame.lumaStride, chromaU: frame.chromaU, chromaV: frame.chromaV,
                         chromaStride: frame.chromaStride)
-        frame.timestamp90kHz = timestamp90kHz
         return frame
     }
 
