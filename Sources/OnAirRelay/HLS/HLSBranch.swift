@@ -24,6 +24,9 @@ final class HLSBranch {
     private var audio = TrackTimeline(clockRate: 48_000)
     private var depacketizer = H264Depacketizer()
     private var opus = OpusDepacketizer()
+    /// Units the depacketizer completed during one `receive`, handled after it returns:
+    /// handling reads the depacketizer (its SPS/PPS), which must not overlap its mutation.
+    private var completedUnits: [H264AccessUnit] = []
     private var transcoder: OpusToAACTranscoder?
     private(set) var packager: LLHLSPackager?
     private var firstPacketAt: MonoTime?
@@ -88,7 +91,10 @@ final class HLSBranch {
         guard !finished else { return }
         if firstPacketAt == nil { firstPacketAt = now }
         let packet = RTPPayloadPacket(sequenceNumber: sequence, timestamp: timestamp, marker: marker, payload: Array(payload))
-        depacketizer.receive(packet) { unit in self.handle(unit, now: now) }
+        depacketizer.receive(packet) { unit in self.completedUnits.append(unit) }
+        guard !completedUnits.isEmpty else { return }
+        for unit in completedUnits { handle(unit, now: now) }
+        completedUnits.removeAll(keepingCapacity: true)
     }
 
     func receiveAudio(sequence: UInt16, timestamp: UInt32, marker: Bool, payload: UnsafeRawBufferPointer, now: MonoTime) {
