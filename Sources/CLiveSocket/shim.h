@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdint.h>
+#include <string.h>
 
 /// The kernel's struct mmsghdr (include/linux/socket.h).
 struct clive_mmsghdr {
@@ -25,4 +27,28 @@ static inline int clive_recvmmsg(int fd, struct clive_mmsghdr *msgs, unsigned in
     return (int)syscall(SYS_recvmmsg, fd, msgs, count, flags, timeout);
 }
 static inline int clive_errno(void) { return errno; }
+
+/// UDP generic segmentation offload (Linux 4.18+, include/uapi/linux/udp.h): one send carries
+/// several datagrams of `gso_size` bytes each (the last may be shorter) to one destination.
+#define CLIVE_SOL_UDP 17
+#define CLIVE_UDP_SEGMENT 103
+
+/// Bytes of control buffer one UDP_SEGMENT message needs.
+static inline size_t clive_gso_control_size(void) { return CMSG_SPACE(sizeof(uint16_t)); }
+
+/// Writes a UDP_SEGMENT control message for `segment`-byte datagrams into `control`
+/// (clive_gso_control_size() bytes, 8-byte aligned).
+static inline void clive_write_gso_control(void *control, uint16_t segment) {
+    struct cmsghdr *header = (struct cmsghdr *)control;
+    header->cmsg_level = CLIVE_SOL_UDP;
+    header->cmsg_type = CLIVE_UDP_SEGMENT;
+    header->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+    memcpy(CMSG_DATA(header), &segment, sizeof segment);
+}
+
+/// Whether the kernel knows UDP_SEGMENT on this socket (setting a zero default is a no-op).
+static inline int clive_udp_gso_supported(int fd) {
+    int zero = 0;
+    return setsockopt(fd, CLIVE_SOL_UDP, CLIVE_UDP_SEGMENT, &zero, sizeof zero) == 0;
+}
 #endif

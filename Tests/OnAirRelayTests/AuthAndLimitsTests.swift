@@ -106,4 +106,24 @@ struct AuthAndLimitsTests {
             _ = try await client.watch(room: "43")
         }
     }
+
+    @Test("limits.max_media_load: a busy media loop turns new viewers away with 503; publishers still get in")
+    func mediaLoadLimit() async throws {
+        try await withRelay({ $0.limits.maxMediaLoad = 0.5 }) { relay, client in
+            _ = try await client.publish()
+            _ = try await client.watch()
+            // 900 ms of loop CPU in one second of wall time: 90 % busy. Stamped far in the
+            // future, so the engine's own samples (at real times, earlier) cannot close a period.
+            try await relay.engine.perform { engine in
+                engine.mediaLoad = MediaLoadMeter()
+                engine.mediaLoad.sample(cpuNanoseconds: 0, at: .seconds(1_000_000))
+                engine.mediaLoad.sample(cpuNanoseconds: 900_000_000, at: .seconds(1_000_001))
+            }
+            let refused = try await client.post("/whep/42", TestOffers.viewer(ufrag: "vwr2"))
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.headers[.retryAfter] != nil)
+            #expect(refused.text.contains("90 % busy"))
+            _ = try await client.publish(room: "43")
+        }
+    }
 }

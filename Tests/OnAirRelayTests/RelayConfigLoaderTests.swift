@@ -15,7 +15,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
         #expect(config.media.consentTimeoutSeconds > 0 && config.media.retransmitCacheSize == 1024)
         #expect(config.auth.publishToken == nil && config.auth.viewerToken == nil && config.auth.adminToken == nil)
         #expect(config.limits.maxBodyBytes == 65_536 && config.limits.maxSessions == 2_000)
-        #expect(config.limits.maxViewersPerRoom == 1_500)
+        #expect(config.limits.maxViewersPerRoom == 1_500 && config.limits.maxMediaLoad == 0.85)
         #expect(config.iceServers.isEmpty && config.rooms.isEmpty)
         #expect(config.candidateAddresses == ["127.0.0.1"])
         #expect(config.publishToken(for: "42") == nil && config.viewerToken(for: "42") == nil)
@@ -59,6 +59,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
               max_sessions: 10
               max_viewers_per_room: 5
               connect_timeout_seconds: 9
+              max_media_load: 0.7
             ice_servers:
               - url: stun:stun.example.org:3478
               - url: turn:turn.example.org:3478?transport=udp
@@ -81,6 +82,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
         #expect(config.auth.publishToken == "pub" && config.auth.viewerToken == "view" && config.auth.adminToken == "admin")
         #expect(config.limits.maxBodyBytes == 32_768 && config.limits.maxSessions == 10)
         #expect(config.limits.maxViewersPerRoom == 5 && config.limits.connectTimeoutSeconds == 9)
+        #expect(config.limits.maxMediaLoad == 0.7)
         #expect(config.iceServers == [
             RelayConfig.ICEServer(url: "stun:stun.example.org:3478"),
             RelayConfig.ICEServer(url: "turn:turn.example.org:3478?transport=udp", username: "u", credential: "p"),
@@ -155,6 +157,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
             "ONAIR_ADMIN_TOKEN": "a",
             "ONAIR_ICE_SERVERS": "stun:s.example:3478,turn:t.example",
             "ONAIR_MAX_SESSIONS": "12",
+            "ONAIR_MAX_MEDIA_LOAD": "1",
         ])
         #expect(config.http.host == "0.0.0.0" && config.http.port == 9000 && config.http.publicURL == "https://x.example")
         #expect(config.media.bind == "0.0.0.0" && config.media.udpPort == 0)
@@ -162,7 +165,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
         #expect(config.media.consentTimeoutSeconds == 2.5)
         #expect(config.auth.publishToken == "p" && config.auth.viewerToken == "v" && config.auth.adminToken == "a")
         #expect(config.iceServers.map(\.url) == ["stun:s.example:3478", "turn:t.example"])
-        #expect(config.limits.maxSessions == 12)
+        #expect(config.limits.maxSessions == 12 && config.limits.maxMediaLoad == 1)
     }
 
     @Test("environment only, without a file")
@@ -187,6 +190,8 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
         ("media:\n  udp_port: -5\n", "media.udp_port"),
         ("media:\n  consent_timeout_seconds: 0\n", "consent_timeout_seconds"),
         ("limits:\n  max_body_bytes: 10\n", "max_body_bytes"),
+        ("limits:\n  max_media_load: 0\n", "max_media_load"),
+        ("limits:\n  max_media_load: 1.5\n", "max_media_load"),
     ])
     func outOfRange(yaml: String, key: String) throws {
         let message = try #require(problem(yaml))

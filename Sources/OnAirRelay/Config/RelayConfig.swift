@@ -103,6 +103,9 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         public var maxViewersPerRoom = 1_500
         /// Seconds a POST waits for nothing: sessions that never complete ICE+DTLS are dropped.
         public var connectTimeoutSeconds = 15.0
+        /// Share of its core the media loop may be busy with before new viewers get 503
+        /// (``MediaLoadMeter``); 1 turns the check off.
+        public var maxMediaLoad = 0.85
 
         public init() {}
 
@@ -112,11 +115,13 @@ public struct RelayConfig: Codable, Sendable, Equatable {
             maxSessions = try c.value(.maxSessions, default: maxSessions)
             maxViewersPerRoom = try c.value(.maxViewersPerRoom, default: maxViewersPerRoom)
             connectTimeoutSeconds = try c.value(.connectTimeoutSeconds, default: connectTimeoutSeconds)
+            maxMediaLoad = try c.value(.maxMediaLoad, default: maxMediaLoad)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case maxBodyBytes = "max_body_bytes", maxSessions = "max_sessions"
             case maxViewersPerRoom = "max_viewers_per_room", connectTimeoutSeconds = "connect_timeout_seconds"
+            case maxMediaLoad = "max_media_load"
         }
     }
 

@@ -64,6 +64,7 @@ public enum RelayConfigLoader {
         if let v = env["ONAIR_ADMIN_TOKEN"] { config.auth.adminToken = v }
         if let v = list("ONAIR_ICE_SERVERS") { config.iceServers = v.map { RelayConfig.ICEServer(url: $0) } }
         if let v = try int("ONAIR_MAX_SESSIONS") { config.limits.maxSessions = v }
+        if let v = try double("ONAIR_MAX_MEDIA_LOAD") { config.limits.maxMediaLoad = v }
         try applyWebhooks(environment: env, to: &config)
         try applyHLS(environment: env, to: &config)
     }
@@ -120,6 +121,9 @@ public enum RelayConfigLoader {
         guard (0...65535).contains(config.media.udpPort) else { throw Problem(description: "media.udp_port \(config.media.udpPort) is not a port") }
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
         guard config.limits.maxBodyBytes >= 1024 else { throw Problem(description: "limits.max_body_bytes must be at least 1024") }
+        guard config.limits.maxMediaLoad > 0 && config.limits.maxMediaLoad <= 1 else {
+            throw Problem(description: "limits.max_media_load \(config.limits.maxMediaLoad) must be above 0 and at most 1 (1 = no check)")
+        }
         if let problem = config.webhooks.problems().first { throw Problem(description: problem) }
         if let problem = config.hls.problems().first { throw Problem(description: problem) }
         for server in config.iceServers {

@@ -11,6 +11,12 @@ extension RelayEngine {
         guard sessions.count < config.limits.maxSessions else {
             throw .overloaded("the relay is at its limit of \(config.limits.maxSessions) sessions")
         }
+        // Viewers are what loads the media loop (every packet is sent once per viewer); a
+        // publisher adds one stream's worth and is always let in.
+        if kind == .viewer && mediaLoad.load >= config.limits.maxMediaLoad {
+            throw .overloaded("the relay's media loop is \(Int(mediaLoad.load * 100)) % busy (limit "
+                              + "\(Int(config.limits.maxMediaLoad * 100)) %): no room for another viewer now")
+        }
         let offer: SessionDescription
         do {
             offer = try SessionDescription.parse(text)

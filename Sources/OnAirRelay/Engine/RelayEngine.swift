@@ -36,8 +36,12 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
     public var lifecycleObserver: StreamLifecycleObserver?
     private var events: [PeerEvent] = []
+    /// Rooms with publisher packets waiting for the end of the read batch (``Room/fanOutPending``).
+    private var roomsAwaitingFanOut: [Room] = []
     private var timer: RepeatedTask?
     private var lastReportTick = MonoTime.zero
+    /// How busy this loop's thread is; new viewers get 503 above `limits.max_media_load`.
+    var mediaLoad = MediaLoadMeter()
 
     public init(loop: EventLoop, sender: BatchedDatagramSender, udpPort: Int, config: RelayConfig,
                 certificate: DTLSCertificate, logger: Logger) {
@@ -49,6 +53,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         self.logger = logger
         hlsSettings = config.hls
         events.reserveCapacity(16)
+        roomsAwaitingFanOut.reserveCapacity(16)
     }
 
     /// Runs `body` on the engine's loop and returns its result.
@@ -79,7 +84,19 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     }
 
     public func readBatchComplete() {
+        fanOutPending()
         sender.flush()
+    }
+
+    /// Sends every room's pending publisher packets to its viewers. Runs at the end of each
+    /// read batch, and before anything that changes who is in a room.
+    func fanOutPending() {
+        guard !roomsAwaitingFanOut.isEmpty else { return }
+        for room in roomsAwaitingFanOut {
+            room.awaitingFanOut = false
+            room.fanOutPending(sender: sender)
+        }
+        roomsAwaitingFanOut.removeAll(keepingCapacity: true)
     }
 
     func handle(events: [PeerEvent], of session: MediaSession, now: MonoTime) {
@@ -98,6 +115,10 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
                 guard let publisher = session as? PublisherSession, let room = rooms[session.room],
                       room.publisher === publisher else { continue }
                 room.forward(packet, from: publisher, now: now, sender: sender)
+                if !room.awaitingFanOut && !room.pendingPackets.isEmpty {
+                    room.awaitingFanOut = true
+                    roomsAwaitingFanOut.append(room)
+                }
                 if room.needsKeyframe {
                     room.needsKeyframe = false
                     if room.keyframeRequests.request(now: now) { sendKeyframeRequest(room: room, now: now) }
@@ -113,6 +134,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     // MARK: timers
 
     func tick(now: MonoTime) {
+        fanOutPending()
+        mediaLoad.sample(cpuNanoseconds: MediaLoadMeter.threadCPUNanoseconds(), at: now)
         for session in sessions.values where !session.ended {
             events.removeAll(keepingCapacity: true)
             session.peer.poll(now: now, events: &events)
@@ -155,6 +178,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     /// publisher, ends the stream for every viewer.
     func end(_ session: MediaSession, reason: StreamEndReason, now: MonoTime) {
         guard !session.ended else { return }
+        fanOutPending()
         session.ended = true
         events.removeAll(keepingCapacity: true)
         session.peer.close(events: &events)
@@ -227,6 +251,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
 
     func counters() -> EngineCounters {
         EngineCounters(sessions: sessions.count, datagramsSent: sender.sent, datagramsDropped: sender.dropped,
-                       unroutable: unroutable, srtpFailures: rooms.values.reduce(0) { $0 + $1.srtpFailures })
+                       sendMessages: sender.messagesSent, segmentationFallbacks: sender.segmentationFallbacks,
+                       mediaLoad: mediaLoad.load, unroutable: unroutable, srtpFailures: rooms.values.reduce(0) { $0 + $1.srtpFailures })
     }
 }

@@ -26,9 +26,15 @@ final class Room {
     var retransmissions: UInt64 = 0
     var srtpFailures: UInt64 = 0
 
+    /// Publisher packets of the current read batch not yet sent to viewers (``fanOutPending``).
+    var pendingPackets: [PendingPacket] = []
+    /// Whether the engine has this room on its list to fan out at the end of the read batch.
+    var awaitingFanOut = false
+
     init(id: String, cacheSize: Int) {
         self.id = id
         self.videoCache = RTPPacketCache(capacity: cacheSize, maxPacketSize: 1500)
+        pendingPackets.reserveCapacity(Self.maxPendingPackets)
     }
 
     var isEmpty: Bool { publisher == nil && viewers.isEmpty }
@@ -140,9 +146,7 @@ final class Room {
                 publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                              arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
             }
-            for viewer in viewers {
-                send(view, payload: payload, isVideo: isVideo, keyframe: keyframe, to: viewer, sender: sender)
-            }
+            queueForFanOut(packet, view: view, isVideo: isVideo, keyframe: keyframe, sender: sender)
             if let hls {
                 if isVideo {
                     hls.receiveVideo(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
@@ -157,47 +161,6 @@ final class Room {
         }
     }
 
-    /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.
-    @inline(__always)
-    func send(_ view: PacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool,
-              to viewer: ViewerSession, sender: BatchedDatagramSender) {
-        guard let destination = viewer.destination, viewer.peer.canSendMedia else { return }
-        let mapped: (sequence: UInt16, timestamp: UInt32)??
-        if isVideo {
-            mapped = viewer.video?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe)
-        } else {
-            mapped = viewer.audio?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: true)
-        }
-        guard let mappedOrNil = mapped, let numbers = mappedOrNil,
-              let track = isVideo ? viewer.video : viewer.audio else { return }
-        let slot = sender.nextSlot()
-        let length = 12 + payload.count
-        guard length + 16 <= slot.count else { viewer.packetsDropped += 1; return }
-        slot[0] = 0x80
-        slot[1] = (view.marker ? 0x80 : 0) | track.payloadType
-        slot[2] = UInt8(truncatingIfNeeded: numbers.sequence >> 8)
-        slot[3] = UInt8(truncatingIfNeeded: numbers.sequence)
-        slot.storeBytes(of: numbers.timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
-        slot.storeBytes(of: track.ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
-        UnsafeMutableRawBufferPointer(rebasing: slot[12..<length]).copyMemory(from: payload)
-        guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length) else {
-            viewer.packetsDropped += 1
-            return
-        }
-        sender.commit(length: protectedLength, to: destination)
-        viewer.packetsOut += 1
-        viewer.bytesOut += UInt64(protectedLength)
-        packetsOut += 1
-        bytesOut += UInt64(protectedLength)
-        if isVideo {
-            viewer.videoPackets &+= 1
-            viewer.videoOctets &+= UInt32(truncatingIfNeeded: payload.count)
-        } else {
-            viewer.audioPackets &+= 1
-            viewer.audioOctets &+= UInt32(truncatingIfNeeded: payload.count)
-        }
-    }
-
     /// Answers a viewer's NACK for video sequence numbers from the cache, within its budget.
     func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: BatchedDatagramSender) {
         guard let publisher, let track = viewer.video else { return }
@@ -208,7 +171,9 @@ final class Room {
             videoCache.withPacket(sequenceNumber: publisherSequence) { raw in
                 guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType else { return }
                 let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
-                send(view, payload: payload, isVideo: true, keyframe: H264Keyframe.startsKeyframe(payload), to: viewer, sender: sender)
+                guard let destination = viewer.destination, viewer.peer.canSendMedia else { return }
+                send(view, payload: payload, isVideo: true, keyframe: H264Keyframe.startsKeyframe(payload),
+                     to: viewer, at: destination, sender: sender)
                 viewer.retransmissions += 1
                 retransmissions += 1
             }

@@ -28,8 +28,12 @@ final class RelayMetrics: Sendable {
             registry.makeGauge(name: "onair_stream_loss_fraction", labels: labels, help: "Publisher packet loss fraction").set(to: stream.lossFraction)
         }
         registry.makeGauge(name: "onair_sessions", help: "WebRTC sessions (publishers + viewers)").set(to: Double(engine.sessions))
+        registry.makeGauge(name: "onair_media_loop_load", help: "Share of its core the media loop was busy over the last second")
+            .set(to: engine.mediaLoad)
         counter("onair_udp_datagrams_sent_total", [], "Datagrams handed to the kernel", engine.datagramsSent)
         counter("onair_udp_datagrams_dropped_total", [], "Datagrams the kernel would not take (shed load)", engine.datagramsDropped)
+        counter("onair_udp_send_messages_total", [], "Messages given to sendmmsg: one per UDP GSO run of datagrams to one peer", engine.sendMessages)
+        counter("onair_udp_gso_fallbacks_total", [], "GSO runs the kernel refused, sent one datagram at a time", engine.segmentationFallbacks)
         counter("onair_udp_datagrams_unroutable_total", [], "Datagrams matching no session", engine.unroutable)
         counter("onair_srtp_failures_total", [], "SRTP/SRTCP packets failing authentication or replay checks", engine.srtpFailures)
         if let hls {
@@ -49,7 +53,6 @@ final class RelayMetrics: Sendable {
         }
         return buffer
     }
-
 }
 
 /// Relay-wide counters from the media plane.
@@ -57,6 +60,10 @@ public struct EngineCounters: Sendable, Codable {
     public var sessions: Int = 0
     public var datagramsSent: UInt64 = 0
     public var datagramsDropped: UInt64 = 0
+    public var sendMessages: UInt64 = 0
+    public var segmentationFallbacks: UInt64 = 0
+    /// Share of its core the media loop was busy over the last second.
+    public var mediaLoad: Double = 0
     public var unroutable: UInt64 = 0
     public var srtpFailures: UInt64 = 0
 }

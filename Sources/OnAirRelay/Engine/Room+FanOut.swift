@@ -1,0 +1,83 @@
+import OnAirWire
+
+/// Fan-out by read batch: the publisher packets that arrive in one read batch are sent to
+/// each viewer back to back, viewer by viewer, so that ``BatchedDatagramSender`` can hand a
+/// viewer's whole share to the kernel as one UDP GSO send. Per packet and viewer, what
+/// remains is the rewrite, the SRTP protect and a copy; the kernel's per-send cost (routing,
+/// socket buffer accounting, skb set-up) is paid once per viewer and batch.
+extension Room {
+    /// One decrypted publisher packet waiting for the end of its read batch.
+    struct PendingPacket {
+        let packet: [UInt8]
+        let view: PacketView
+        let isVideo: Bool
+        let keyframe: Bool
+    }
+
+    /// Enough for a 2.5 Mbit/s keyframe's worth of packets; bounds the latency a batch adds
+    /// (the last viewer of a batch waits for all copies before it).
+    static let maxPendingPackets = 32
+
+    func queueForFanOut(_ packet: [UInt8], view: PacketView, isVideo: Bool, keyframe: Bool, sender: BatchedDatagramSender) {
+        pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe))
+        if pendingPackets.count >= Self.maxPendingPackets { fanOutPending(sender: sender) }
+    }
+
+    /// Sends every pending packet to every connected viewer, each viewer's packets in a row.
+    func fanOutPending(sender: BatchedDatagramSender) {
+        guard !pendingPackets.isEmpty else { return }
+        pendingPackets.withUnsafeBufferPointer { pending in
+            for viewer in viewers {
+                guard let destination = viewer.destination, viewer.peer.canSendMedia else { continue }
+                for index in pending.indices {
+                    let item = pending[index]
+                    item.packet.withUnsafeBytes { raw in
+                        send(item.view, payload: UnsafeRawBufferPointer(rebasing: raw[item.view.payloadRange]),
+                             isVideo: item.isVideo, keyframe: item.keyframe, to: viewer, at: destination, sender: sender)
+                    }
+                }
+            }
+        }
+        pendingPackets.removeAll(keepingCapacity: true)
+    }
+
+    /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.
+    @inline(__always)
+    func send(_ view: PacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool,
+              to viewer: ViewerSession, at destination: DatagramDestination, sender: BatchedDatagramSender) {
+        let mapped: (sequence: UInt16, timestamp: UInt32)??
+        if isVideo {
+            mapped = viewer.video?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe)
+        } else {
+            mapped = viewer.audio?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: true)
+        }
+        guard let mappedOrNil = mapped, let numbers = mappedOrNil,
+              let track = isVideo ? viewer.video : viewer.audio else { return }
+        let slot = sender.nextSlot()
+        let length = 12 + payload.count
+        guard length + 16 <= slot.count else { viewer.packetsDropped += 1; return }
+        slot[0] = 0x80
+        slot[1] = (view.marker ? 0x80 : 0) | track.payloadType
+        slot[2] = UInt8(truncatingIfNeeded: numbers.sequence >> 8)
+        slot[3] = UInt8(truncatingIfNeeded: numbers.sequence)
+        slot.storeBytes(of: numbers.timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
+        slot.storeBytes(of: track.ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
+        UnsafeMutableRawBufferPointer(rebasing: slot[12..<length]).copyMemory(from: payload)
+        guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length) else {
+            viewer.packetsDropped += 1
+            return
+        }
+        sender.commit(length: protectedLength, to: destination)
+        viewer.packetsOut += 1
+        viewer.bytesOut += UInt64(protectedLength)
+        packetsOut += 1
+        bytesOut += UInt64(protectedLength)
+        if isVideo {
+            viewer.videoPackets &+= 1
+            viewer.videoOctets &+= UInt32(truncatingIfNeeded: payload.count)
+        } else {
+            viewer.audioPackets &+= 1
+            viewer.audioOctets &+= UInt32(truncatingIfNeeded: payload.count)
+        }
+    }
+}
