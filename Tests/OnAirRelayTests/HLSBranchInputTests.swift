@@ -28,4 +28,26 @@ struct HLSBranchInputTests {
         }
         #expect(branch.keyframeWanted)
     }
+
+    @Test("without SPS/PPS the branch asks for a keyframe once per segment target, not with every frame")
+    func keyframeRequestsAreRateLimited() {
+        let branch = HLSBranch(room: "42", streamID: "s", settings: HLSSettings(), hasAudio: false,
+                               loop: MultiThreadedEventLoopGroup.singleton.next(),
+                               logger: Logger(label: "hls-input-tests", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var requests = 0
+        let start = MonoTime.seconds(100)
+        // 10 s of 30 fps IDRs without parameter sets (the worst case: every frame asks).
+        for frame in 0..<300 {
+            let now = start + .milliseconds(frame * 1000 / 30)
+            Self.idrSlice.withUnsafeBytes { payload in
+                branch.receiveVideo(sequence: UInt16(frame), timestamp: UInt32(frame) * 3000, marker: true, payload: payload, now: now)
+            }
+            if branch.keyframeWanted {
+                requests += 1
+                branch.keyframeWanted = false
+            }
+        }
+        // The timeline starts after 2 s (no sender reports), then one request per 2 s target.
+        #expect(requests >= 3 && requests <= 5, "\(requests) requests in 10 s")
+    }
 }

@@ -40,6 +40,8 @@ final class HLSBranch {
     }
     /// The packager asked for an IDR (segment too long, or no keyframe to start from).
     var keyframeWanted = false
+    /// When the branch last asked for a keyframe to start packaging from.
+    private var lastStartRequest: MonoTime?
     private(set) var finished = false
     private(set) var errors = 0
 
@@ -137,7 +139,13 @@ final class HLSBranch {
         guard startTimelineIfReady(now: now) else { return }
         if packager == nil {
             guard unit.isKeyframe, let sps = unit.sps ?? depacketizer.sps, let pps = unit.pps ?? depacketizer.pps else {
-                keyframeWanted = true
+                // At most one request per segment target: a publisher whose keyframes carry no
+                // SPS/PPS would otherwise get a PLI with every frame (coalesced to two a
+                // second), and each forced IDR is a quality dip for every WebRTC viewer.
+                if lastStartRequest.map({ now - $0 >= settings.segmentTarget }) ?? true {
+                    lastStartRequest = now
+                    keyframeWanted = true
+                }
                 return
             }
             createPackager(sps: sps, pps: pps)
