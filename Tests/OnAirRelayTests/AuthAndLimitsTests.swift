@@ -116,8 +116,8 @@ struct AuthAndLimitsTests {
             // future, so the engine's own samples (at real times, earlier) cannot close a period.
             try await relay.engine.perform { engine in
                 engine.mediaLoad = MediaLoadMeter()
-                engine.mediaLoad.sample(cpuNanoseconds: 0, at: .seconds(1_000_000))
-                engine.mediaLoad.sample(cpuNanoseconds: 900_000_000, at: .seconds(1_000_001))
+                engine.mediaLoad.sample(cpuNanoseconds: 0, viewers: 1, at: .seconds(1_000_000))
+                engine.mediaLoad.sample(cpuNanoseconds: 900_000_000, viewers: 1, at: .seconds(1_000_001))
             }
             let refused = try await client.post("/whep/42", TestOffers.viewer(ufrag: "vwr2"))
             #expect(refused.status == .serviceUnavailable)

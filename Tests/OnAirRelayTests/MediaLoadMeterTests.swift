@@ -7,16 +7,45 @@ struct MediaLoadMeterTests {
     @Test("the share of wall time spent on the CPU, per period of at least a second")
     func readings() {
         var meter = MediaLoadMeter()
-        meter.sample(cpuNanoseconds: 5_000_000_000, at: .seconds(10))
+        meter.sample(cpuNanoseconds: 5_000_000_000, viewers: 10, at: .seconds(10))
         #expect(meter.load == 0, "no reading before a full period")
-        meter.sample(cpuNanoseconds: 5_300_000_000, at: .seconds(10.5))
+        meter.sample(cpuNanoseconds: 5_300_000_000, viewers: 10, at: .seconds(10.5))
         #expect(meter.load == 0, "half a period is not a reading yet")
-        meter.sample(cpuNanoseconds: 5_600_000_000, at: .seconds(12))
+        meter.sample(cpuNanoseconds: 5_600_000_000, viewers: 10, at: .seconds(12))
         #expect(abs(meter.load - 0.3) < 1e-9)
-        meter.sample(cpuNanoseconds: 6_550_000_000, at: .seconds(13))
+        meter.sample(cpuNanoseconds: 6_550_000_000, viewers: 10, at: .seconds(13))
         #expect(abs(meter.load - 0.95) < 1e-9)
-        meter.sample(cpuNanoseconds: 9_000_000_000, at: .seconds(14))
+        meter.sample(cpuNanoseconds: 9_000_000_000, viewers: 10, at: .seconds(14))
         #expect(meter.load == 1, "clamped: CPU time of a thread cannot exceed wall time, rounding can")
+    }
+
+    @Test("admission projects the viewers admitted since the last reading, each at the average viewer's cost")
+    func projection() {
+        var meter = MediaLoadMeter()
+        meter.sample(cpuNanoseconds: 0, viewers: 100, at: .seconds(10))
+        meter.sample(cpuNanoseconds: 500_000_000, viewers: 100, at: .seconds(11))   // 50 % for 100 viewers
+        #expect(abs(meter.loadPerViewer - 0.005) < 1e-12)
+        // A burst of joins inside one period: 60 more fit under 0.8 (0.5 + 60 x 0.005 = 0.8).
+        var admitted = 0
+        while meter.admitViewer(limit: 0.8) { admitted += 1 }
+        #expect(admitted == 60)
+        let oneMore = meter.admitViewer(limit: 0.8)
+        #expect(!oneMore)
+        // The next reading replaces the projection with what the loop really did.
+        meter.sample(cpuNanoseconds: 1_100_000_000, viewers: 160, at: .seconds(12))     // 60 % for 160
+        #expect(abs(meter.projectedLoad - 0.6) < 1e-9)
+        let afterReading = meter.admitViewer(limit: 0.8)
+        #expect(afterReading)
+    }
+
+    @Test("with no viewers yet, nothing is projected: the first viewers always get in below the limit")
+    func noViewersYet() {
+        var meter = MediaLoadMeter()
+        meter.sample(cpuNanoseconds: 0, viewers: 0, at: .seconds(10))
+        meter.sample(cpuNanoseconds: 100_000_000, viewers: 0, at: .seconds(11))
+        var admitted = 0
+        for _ in 0..<1000 where meter.admitViewer(limit: 0.85) { admitted += 1 }
+        #expect(admitted == 1000)
     }
 
     @Test("the loop thread's CPU clock advances with work")

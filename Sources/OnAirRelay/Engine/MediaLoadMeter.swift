@@ -6,16 +6,29 @@ import OnAirWire
 /// figure that says whether another viewer still fits. New viewers are refused (503) above
 /// `limits.max_media_load`, so that a saturated relay sheds new load at the door instead of
 /// letting every viewer's packets queue until consent checks time out.
+///
+/// A reading is a second old at worst, and viewers arrive in bursts (a page shared, an event
+/// starting), so admission looks at a projection: the last reading plus what the viewers
+/// admitted since then will add, each costing what an average viewer cost in that reading.
 struct MediaLoadMeter {
     /// The period a reading covers.
     static let period: Duration = .seconds(1)
 
     /// The last reading, 0...1 (0 until a first full period).
     private(set) var load = 0.0
+    /// The last reading divided by the viewers there were: an upper bound of one viewer's
+    /// share, since the reading also holds the publishers' and timers' work.
+    private(set) var loadPerViewer = 0.0
+    /// Viewers admitted since the last reading.
+    private(set) var admittedSinceReading = 0
     private var periodStart: (wall: MonoTime, cpuNanoseconds: UInt64)?
 
-    /// Notes the loop thread's CPU time at `now`; closes the period once it is long enough.
-    mutating func sample(cpuNanoseconds: UInt64, at now: MonoTime) {
+    /// The last reading plus the expected cost of the viewers admitted since.
+    var projectedLoad: Double { load + Double(admittedSinceReading) * loadPerViewer }
+
+    /// Notes the loop thread's CPU time at `now` with the number of viewers being served;
+    /// closes the period once it is long enough.
+    mutating func sample(cpuNanoseconds: UInt64, viewers: Int, at now: MonoTime) {
         guard let start = periodStart else {
             periodStart = (now, cpuNanoseconds)
             return
@@ -24,7 +37,16 @@ struct MediaLoadMeter {
         guard wall >= Self.period else { return }
         let busy = Double(cpuNanoseconds &- start.cpuNanoseconds) / 1e9
         load = min(1, max(0, busy / wall.seconds))
+        loadPerViewer = viewers > 0 ? load / Double(viewers) : 0
+        admittedSinceReading = 0
         periodStart = (now, cpuNanoseconds)
+    }
+
+    /// Whether one more viewer keeps the projected load below `limit`; counts it if so.
+    mutating func admitViewer(limit: Double) -> Bool {
+        guard projectedLoad < limit else { return false }
+        admittedSinceReading += 1
+        return true
     }
 
     /// CPU time of the calling thread (the media loop's, when called from it).

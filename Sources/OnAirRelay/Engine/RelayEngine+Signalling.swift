@@ -13,9 +13,9 @@ extension RelayEngine {
         }
         // Viewers are what loads the media loop (every packet is sent once per viewer); a
         // publisher adds one stream's worth and is always let in.
-        if kind == .viewer && mediaLoad.load >= config.limits.maxMediaLoad {
-            throw .overloaded("the relay's media loop is \(Int(mediaLoad.load * 100)) % busy (limit "
-                              + "\(Int(config.limits.maxMediaLoad * 100)) %): no room for another viewer now")
+        if kind == .viewer && !mediaLoad.admitViewer(limit: config.limits.maxMediaLoad) {
+            throw .overloaded("the relay's media loop is \(Int(mediaLoad.projectedLoad * 100)) % busy, counting the "
+                              + "viewers just admitted (limit \(Int(config.limits.maxMediaLoad * 100)) %): no room for another viewer now")
         }
         let offer: SessionDescription
         do {
@@ -91,6 +91,7 @@ extension RelayEngine {
         }
         rooms[roomID] = room
         sessions[session.id] = session
+        if session.kind == .viewer { viewerCount += 1 }
         sessionsByUfrag[credentials.ufrag] = session
         return SessionCreated(sessionID: session.id, room: roomID, kind: kind, answerSDP: answer.serialize(), etag: session.etag)
     }

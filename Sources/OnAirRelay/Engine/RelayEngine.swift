@@ -22,6 +22,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     var sessions: [String: MediaSession] = [:]
     var sessionsByUfrag: [String: MediaSession] = [:]
     var sessionsByAddress: [TransportAddress: MediaSession] = [:]
+    /// Viewer sessions in `sessions` (kept as they come and go, for the load meter).
+    var viewerCount = 0
     var unroutable: UInt64 = 0
     /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
     let rtcpSenderSSRC = SecureRandom.uint32()
@@ -135,7 +137,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
 
     func tick(now: MonoTime) {
         fanOutPending()
-        mediaLoad.sample(cpuNanoseconds: MediaLoadMeter.threadCPUNanoseconds(), at: now)
+        mediaLoad.sample(cpuNanoseconds: MediaLoadMeter.threadCPUNanoseconds(), viewers: viewerCount, at: now)
         for session in sessions.values where !session.ended {
             events.removeAll(keepingCapacity: true)
             session.peer.poll(now: now, events: &events)
@@ -184,6 +186,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         session.peer.close(events: &events)
         for case .send(let bytes, let address) in events { sender.enqueue(bytes, to: DatagramDestination(address)) }
         sessions[session.id] = nil
+        if session.kind == .viewer { viewerCount -= 1 }
         sessionsByUfrag[session.localUfrag] = nil
         if let address = session.destination?.address, sessionsByAddress[address] === session {
             sessionsByAddress[address] = nil
