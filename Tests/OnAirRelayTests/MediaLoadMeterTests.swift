@@ -48,6 +48,17 @@ struct MediaLoadMeterTests {
         #expect(admitted == 1000)
     }
 
+    @Test("a limit of 1 admits everyone, also when the projection passes 100 %")
+    func limitOneIsOff() {
+        var meter = MediaLoadMeter()
+        meter.sample(cpuNanoseconds: 0, viewers: 10, at: .seconds(10))
+        meter.sample(cpuNanoseconds: 950_000_000, viewers: 10, at: .seconds(11))
+        var admitted = 0
+        for _ in 0..<100 where meter.admitViewer(limit: 1) { admitted += 1 }
+        #expect(admitted == 100)
+        #expect(meter.projectedLoad > 1)
+    }
+
     @Test("the loop thread's CPU clock advances with work")
     func threadClock() {
         let before = MediaLoadMeter.threadCPUNanoseconds()

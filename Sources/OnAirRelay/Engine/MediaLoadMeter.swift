@@ -44,7 +44,8 @@ struct MediaLoadMeter {
 
     /// Whether one more viewer keeps the projected load below `limit`; counts it if so.
     mutating func admitViewer(limit: Double) -> Bool {
-        guard projectedLoad < limit else { return false }
+        // 1 means no check (documented): the projection can exceed 1, a reading cannot.
+        guard limit >= 1 || projectedLoad < limit else { return false }
         admittedSinceReading += 1
         return true
     }
