@@ -25,6 +25,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     /// Viewer sessions in `sessions` (kept as they come and go, for the load meter).
     var viewerCount = 0
     var unroutable: UInt64 = 0
+    /// Run-padded packets of rooms that are gone (a counter must not go down).
+    var endedRoomsPaddedPackets: UInt64 = 0
     /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
     let rtcpSenderSSRC = SecureRandom.uint32()
     /// LL-HLS settings (``HLSSettings``): the config's `hls:` section unless a test changes them.
@@ -216,7 +218,10 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
             logger.info("viewer left", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
             if wasConnected && room.publisher != nil { notifyViewers(room) }
         }
-        if room.isEmpty { rooms[room.id] = nil }
+        if room.isEmpty {
+            endedRoomsPaddedPackets += room.paddedPackets
+            rooms[room.id] = nil
+        }
         sender.flush()
     }
 
@@ -252,9 +257,13 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
 
     // MARK: snapshots
 
+    /// Run-padded packets of every room, ended ones included.
+    var paddedPackets: UInt64 { endedRoomsPaddedPackets + rooms.values.reduce(0) { $0 + $1.paddedPackets } }
+
     func counters() -> EngineCounters {
         EngineCounters(sessions: sessions.count, datagramsSent: sender.sent, datagramsDropped: sender.dropped,
                        sendMessages: sender.messagesSent, segmentationFallbacks: sender.segmentationFallbacks,
+                       paddedPackets: paddedPackets,
                        mediaLoad: mediaLoad.load, unroutable: unroutable, srtpFailures: rooms.values.reduce(0) { $0 + $1.srtpFailures })
     }
 }

@@ -90,6 +90,7 @@ extension Room {
             // RFC 3550 §5.1: padding octets, the last of which counts them (itself included).
             for index in (12 + payload.count)..<(length - 1) { slot[index] = 0 }
             slot[length - 1] = UInt8(padding)
+            paddedPackets += 1
         }
         guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length) else {
             viewer.packetsDropped += 1

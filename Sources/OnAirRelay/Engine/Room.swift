@@ -25,6 +25,8 @@ final class Room {
     var bytesOut: UInt64 = 0
     var retransmissions: UInt64 = 0
     var srtpFailures: UInt64 = 0
+    /// Packets sent with run padding (``Room/runPadding(payloadSize:after:)``).
+    var paddedPackets: UInt64 = 0
 
     /// Publisher packets of the current read batch not yet sent to viewers (``fanOutPending``).
     var pendingPackets: [PendingPacket] = []

@@ -33,6 +33,8 @@ final class RelayMetrics: Sendable {
         counter("onair_udp_datagrams_sent_total", [], "Datagrams handed to the kernel", engine.datagramsSent)
         counter("onair_udp_datagrams_dropped_total", [], "Datagrams the kernel would not take (shed load)", engine.datagramsDropped)
         counter("onair_udp_send_messages_total", [], "Messages given to sendmmsg: one per UDP GSO run of datagrams to one peer", engine.sendMessages)
+        counter("onair_rtp_run_padded_packets_total", [], "RTP packets padded to the size of the one before them to stay in one GSO run",
+                engine.paddedPackets)
         counter("onair_udp_gso_fallbacks_total", [], "GSO runs the kernel refused, sent one datagram at a time", engine.segmentationFallbacks)
         counter("onair_udp_datagrams_unroutable_total", [], "Datagrams matching no session", engine.unroutable)
         counter("onair_srtp_failures_total", [], "SRTP/SRTCP packets failing authentication or replay checks", engine.srtpFailures)
@@ -62,6 +64,7 @@ public struct EngineCounters: Sendable, Codable {
     public var datagramsDropped: UInt64 = 0
     public var sendMessages: UInt64 = 0
     public var segmentationFallbacks: UInt64 = 0
+    public var paddedPackets: UInt64 = 0
     /// Share of its core the media loop was busy over the last second.
     public var mediaLoad: Double = 0
     public var unroutable: UInt64 = 0

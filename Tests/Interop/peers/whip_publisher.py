@@ -13,6 +13,7 @@ posted, state, connected, progress (every second), deleted, report. Stops after
 from __future__ import annotations
 
 import argparse
+import os
 import array
 import asyncio
 import fractions
@@ -35,9 +36,10 @@ from framecode import make_frame
 class IndexedVideoTrack(VideoStreamTrack):
     """30 fps synthetic video; frame n carries the index n painted as blocks."""
 
-    def __init__(self, width: int, height: int):
+    def __init__(self, width: int, height: int, chroma_noise: bool = False):
         super().__init__()
         self.width, self.height = width, height
+        self.chroma_noise = chroma_noise
         self.frames_sent = 0
         self.last_index = -1
 
@@ -45,6 +47,11 @@ class IndexedVideoTrack(VideoStreamTrack):
         pts, time_base = await self.next_timestamp()
         index = self.frames_sent
         frame = make_frame(index, self.width, self.height)
+        if self.chroma_noise:
+            # Random chroma (the index lives in luma): every frame costs the encoder's whole
+            # budget, several FU-A fragments each, as a busy camera picture would.
+            for plane in frame.planes[1:]:
+                plane.update(os.urandom(plane.buffer_size))
         frame.pts, frame.time_base = pts, time_base
         self.frames_sent += 1
         self.last_index = index
@@ -152,7 +159,7 @@ async def publish(args) -> int:
         looping = LoopingFile(args.file)
         video, audio = looping.track("video"), (None if args.no_audio else looping.track("audio"))
     else:
-        video = IndexedVideoTrack(args.width, args.height)
+        video = IndexedVideoTrack(args.width, args.height, chroma_noise=args.chroma_noise)
         audio = None if args.no_audio else ToneTrack()
     if video is not None:
         transceiver = pc.addTransceiver(video, direction="sendonly")
@@ -238,6 +245,7 @@ def main() -> int:
     parser.add_argument("--connect-timeout", type=float, default=10)
     parser.add_argument("--width", type=int, default=640)
     parser.add_argument("--height", type=int, default=480)
+    parser.add_argument("--chroma-noise", action="store_true", help="random chroma planes: large frames of many packets")
     parser.add_argument("--file", help="publish this media file (looped) instead of the synthetic source")
     parser.add_argument("--no-audio", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="aiortc debug logs on stderr")
