@@ -6,7 +6,7 @@ import NIOCore
 /// delivery reads two booleans instead of asking the channel.
 final class RawFrameWriter: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
     // All state is set and read only on the channel's event loop (pipeline callbacks and the
-    // writes of outlets and LoopFlusher, which run there).
+    // writes of outlets and FanOut, which run there).
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -47,9 +47,5 @@ final class RawFrameWriter: ChannelDuplexHandler, RemovableChannelHandler, @unch
         }
         context.write(wrapOutboundOut(bytes), promise: nil)
         if flush { context.flush() }
-    }
-
-    func flush() {
-        if active { context?.flush() }
     }
 }
