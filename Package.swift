@@ -134,15 +134,16 @@ let package = Package(
                           dependencies: ["OnAirChat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
-        // Benchmarks: programs that print figures (tools/bench/...).
+        // Benchmarks: programs that print figures (tools/bench/...), and what they share.
+        .target(name: "BenchSupport", path: "tools/bench/common", swiftSettings: strict),
         .executableTarget(name: "fanout-bench",
-                          dependencies: ["OnAirWebRTC", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirDTLS", "OnAirSTUN", "CLiveSocket",
+                          dependencies: ["BenchSupport", "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirDTLS", "OnAirSTUN", "CLiveSocket",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/bench/fanout",
                           swiftSettings: strict),
         // Webhook delivery figures (issue 5): latency of stream.ended, signed deliveries/s.
         .executableTarget(name: "webhooks-bench",
-                          dependencies: ["OnAirRelay", "OnAirWebhooks",
+                          dependencies: ["BenchSupport", "OnAirRelay", "OnAirWebhooks",
                                          .product(name: "Hummingbird", package: "hummingbird"),
                                          .product(name: "HTTPTypes", package: "swift-http-types"),
                                          .product(name: "Logging", package: "swift-log"),
@@ -160,7 +161,7 @@ let package = Package(
 
         // Broadcaster media figures (issue 3): Opus encode cost, x264 + pipeline cost per frame.
         .executableTarget(name: "media-bench",
-                          dependencies: ["OnAirMedia", "OnAirTestPattern",
+                          dependencies: ["BenchSupport", "OnAirMedia", "OnAirTestPattern",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/bench/media",
                           swiftSettings: strict),

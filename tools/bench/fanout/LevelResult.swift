@@ -1,3 +1,5 @@
+import BenchSupport
+
 /// What one load level measured against one relay, over the window.
 struct LevelResult {
     var relay: String
@@ -49,8 +51,6 @@ struct LevelResult {
     /// The p-th percentile of the latency samples, in µs (nearest rank).
     func latencyMicroseconds(percentile p: Double) -> Double? {
         guard !latenciesNanoseconds.isEmpty else { return nil }
-        let sorted = latenciesNanoseconds.sorted()
-        let rank = min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))
-        return Double(sorted[rank]) / 1000
+        return Percentiles(latenciesNanoseconds.map { Double($0) }).at(p) / 1000
     }
 }

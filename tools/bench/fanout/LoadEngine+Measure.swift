@@ -1,10 +1,12 @@
+import BenchSupport
+
 /// One measurement window: counters before and after, with the sockets drained at both ends so
 /// that what the publisher sent and what viewers got line up.
 extension LoadEngine {
     func measure(relay: String, requested: Int, setupSeconds: Double, windowSeconds: Double, relayPID: Int32?) -> LevelResult {
         let ports = Set(viewers.map(\.endpoint.localPort))
         drain()
-        let start = Clocks.monotonic()
+        let start = BenchClock.monotonic()
         let relayCPU0 = relayPID.flatMap(ProcStats.cpuSeconds(pid:))
         let benchCPU0 = ProcStats.ownCPUSeconds()
         let drops0 = ProcStats.udpDrops(localPorts: ports)
@@ -20,7 +22,7 @@ extension LoadEngine {
         drain()
 
         measuring = false
-        let elapsed = Double(Clocks.monotonic() - start) / 1e9
+        let elapsed = Double(BenchClock.monotonic() - start) / 1e9
         let relayCPU1 = relayPID.flatMap(ProcStats.cpuSeconds(pid:))
         let benchCPU1 = ProcStats.ownCPUSeconds()
         let published1 = (publisher?.videoPackets ?? 0) + (publisher?.audioPackets ?? 0)

@@ -1,3 +1,4 @@
+import BenchSupport
 import OnAirCrypto
 import OnAirSDP
 import OnAirWebRTC
@@ -37,10 +38,10 @@ extension LoadEngine {
                                   audioPayloadType: audio.codec.payloadType, videoSSRC: ssrcs.video!.ssrc,
                                   audioSSRC: ssrcs.audio!.ssrc, model: settings.model)
         self.publisher = publisher
-        runTimers(now: Clocks.monotonic())
-        pump(until: Clocks.monotonic() + UInt64(timeoutSeconds * 1e9)) { session.canSendMedia || session.state == .closed }
+        runTimers(now: BenchClock.monotonic())
+        pump(until: BenchClock.monotonic() + UInt64(timeoutSeconds * 1e9)) { session.canSendMedia || session.state == .closed }
         guard session.canSendMedia else { throw BenchError("the publisher did not connect (state \(session.state))") }
-        publisher.start(now: Clocks.monotonic())
+        publisher.start(now: BenchClock.monotonic())
     }
 
     /// Opens viewers until there are `total`; their offers go out on the signalling threads.
@@ -90,7 +91,7 @@ extension LoadEngine {
 
     /// Pumps until every viewer connected or failed, or the timeout passed.
     func waitForViewers(timeoutSeconds: Double) {
-        pump(until: Clocks.monotonic() + UInt64(timeoutSeconds * 1e9)) { [viewers] in viewers.allSatisfy(\.isSettled) }
+        pump(until: BenchClock.monotonic() + UInt64(timeoutSeconds * 1e9)) { [viewers] in viewers.allSatisfy(\.isSettled) }
     }
 
     /// close_notify from every session (RFC 5246 §7.2.1), so the relay ends them at once.

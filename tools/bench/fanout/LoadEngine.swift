@@ -1,3 +1,4 @@
+import BenchSupport
 import OnAirDTLS
 import OnAirWebRTC
 import OnAirWire
@@ -43,7 +44,7 @@ final class LoadEngine {
     /// Runs the loop until `deadline` (monotonic ns) or until `stop` says so.
     func pump(until deadline: UInt64, stop: (() -> Bool)? = nil) {
         while true {
-            let now = Clocks.monotonic()
+            let now = BenchClock.monotonic()
             if now >= deadline { return }
             if let stop, stop() { return }
             publisher?.sendDue(now: now)
@@ -56,7 +57,7 @@ final class LoadEngine {
                 runTimers(now: now)
                 nextTimers = now + 20_000_000
             }
-            Clocks.sleep(until: min(publisher?.nextDue ?? .max, nextSweep, nextTimers, deadline))
+            BenchClock.sleep(until: min(publisher?.nextDue ?? .max, nextSweep, nextTimers, deadline))
         }
     }
 
@@ -138,7 +139,7 @@ final class LoadEngine {
     }
 
     private func sample(_ viewer: Viewer, session: ClientPeerSession, _ i: Int, isVideo: Bool) {
-        let arrival = batch.kernelTimestamp(i) ?? Clocks.realtime()
+        let arrival = batch.kernelTimestamp(i) ?? BenchClock.realtime()
         let bytes = batch.bytes(i)
         guard let length = session.unprotectRTP(buffer: bytes, length: bytes.count) else {
             viewer.decryptFailures += 1
@@ -164,7 +165,7 @@ final class LoadEngine {
                 viewer.endpoint.send(bytes, to: address)
             case .connected:
                 viewer.phase = .connected
-                viewer.nextReceiverReport = Clocks.monotonic() + UInt64(settings.receiverReportInterval * 1e9)
+                viewer.nextReceiverReport = BenchClock.monotonic() + UInt64(settings.receiverReportInterval * 1e9)
             case .closed(let reason):
                 viewer.phase = .failed("\(reason)")
             case .selected, .rtp, .rtcp:

@@ -1,3 +1,4 @@
+import BenchSupport
 import OnAirRTP
 import OnAirWebRTC
 import OnAirWire
@@ -92,7 +93,7 @@ final class Publisher {
             switch item {
             case .pictureLossIndication, .fullIntraRequest:
                 keyframeRequests += 1
-                let now = Clocks.monotonic()
+                let now = BenchClock.monotonic()
                 if now - lastForcedKeyframe >= 1_000_000_000 {
                     lastForcedKeyframe = now
                     forceKeyframe = true
@@ -116,7 +117,7 @@ final class Publisher {
             // RFC 6184 §5.8 FU-A: indicator (F=0, NRI, type 28), header (S, E, R=0, NAL type).
             buffer[12] = (keyframe ? 0x60 : 0x40) | 28
             buffer[13] = (index == 0 ? 0x80 : 0) | (index == fragments.count - 1 ? 0x40 : 0) | nalType
-            let stamp = MediaStamp(counter: videoPackets, monotonicNanoseconds: Clocks.monotonic(), realtimeNanoseconds: Clocks.realtime())
+            let stamp = MediaStamp(counter: videoPackets, monotonicNanoseconds: BenchClock.monotonic(), realtimeNanoseconds: BenchClock.realtime())
             stamp.write(into: buffer, at: 12 + MediaStamp.videoOffset)
             let payload = 2 + max(size, MediaStamp.length)
             send(payloadType: videoPayloadType, marker: index == fragments.count - 1, sequence: videoSequence,
@@ -129,7 +130,7 @@ final class Publisher {
     }
 
     private func sendAudio() {
-        let stamp = MediaStamp(counter: audioPackets, monotonicNanoseconds: Clocks.monotonic(), realtimeNanoseconds: Clocks.realtime())
+        let stamp = MediaStamp(counter: audioPackets, monotonicNanoseconds: BenchClock.monotonic(), realtimeNanoseconds: BenchClock.realtime())
         stamp.write(into: buffer, at: 12 + MediaStamp.audioOffset)
         send(payloadType: audioPayloadType, marker: false, sequence: audioSequence,
              timestamp: audioTimestampBase &+ audioIndex &* 960, ssrc: audioSSRC, payloadLength: audioPayloadBytes)
@@ -155,7 +156,7 @@ final class Publisher {
     /// RFC 3550 §6.4.1 SR + SDES CNAME for each stream, once a second (one compound packet
     /// per SSRC, as browsers send them).
     private func sendSenderReports() {
-        let ntp = NTPTime(unixNanoseconds: Clocks.realtime())
+        let ntp = NTPTime(unixNanoseconds: BenchClock.realtime())
         let videoTimestamp = videoTimestampBase &+ UInt32(truncatingIfNeeded: frameIndex &* (90_000 / model.framesPerSecond))
         let reports = [
             SenderReport(ssrc: videoSSRC, ntpTime: ntp, rtpTimestamp: videoTimestamp,

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import Glibc
 
@@ -38,10 +39,10 @@ final class RelayProcess {
         self.pid = process.processIdentifier
         self.baseURL = "http://127.0.0.1:\(httpPort)"
         let client = HTTPClient(host: "127.0.0.1", port: httpPort)
-        let deadline = Clocks.monotonic() + 60_000_000_000
+        let deadline = BenchClock.monotonic() + 60_000_000_000
         while !client.isListening() {
             guard process.isRunning else { throw BenchError("\(name) exited at start; see \(logPath)") }
-            guard Clocks.monotonic() < deadline else {
+            guard BenchClock.monotonic() < deadline else {
                 stop()
                 throw BenchError("\(name) did not listen on port \(httpPort) within 60 s; see \(logPath)")
             }
@@ -53,8 +54,8 @@ final class RelayProcess {
     func stop() {
         guard let process, process.isRunning else { return }
         process.terminate()
-        let deadline = Clocks.monotonic() + 5_000_000_000
-        while process.isRunning && Clocks.monotonic() < deadline { usleep(20_000) }
+        let deadline = BenchClock.monotonic() + 5_000_000_000
+        while process.isRunning && BenchClock.monotonic() < deadline { usleep(20_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }

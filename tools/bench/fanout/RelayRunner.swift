@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Runs every load level against one relay: publisher first, then viewers added level by
@@ -13,17 +14,17 @@ struct RelayRunner {
         let engine = try LoadEngine(settings: settings, client: try HTTPClient(baseURL: relay.baseURL))
         report("\(relay.name): publishing to \(relay.baseURL)/whip/\(settings.room)")
         try engine.connectPublisher(timeoutSeconds: 15)
-        engine.pump(until: Clocks.monotonic() + 1_000_000_000)
+        engine.pump(until: BenchClock.monotonic() + 1_000_000_000)
         var results: [LevelResult] = []
         for level in levels {
-            let start = Clocks.monotonic()
+            let start = BenchClock.monotonic()
             try engine.addViewers(upTo: level)
             engine.waitForViewers(timeoutSeconds: connectTimeout)
-            let setup = Double(Clocks.monotonic() - start) / 1e9
+            let setup = Double(BenchClock.monotonic() - start) / 1e9
             let connected = engine.viewers.filter(\.isConnected).count
             report("\(relay.name): \(connected)/\(level) viewers connected in \(String(format: "%.1f", setup)) s")
             for (reason, count) in failureSummary(engine.viewers) { report("  \(count) failed: \(reason)") }
-            engine.pump(until: Clocks.monotonic() + UInt64(warmup * 1e9))
+            engine.pump(until: BenchClock.monotonic() + UInt64(warmup * 1e9))
             let result = engine.measure(relay: relay.name, requested: level, setupSeconds: setup, windowSeconds: window,
                                         relayPID: relay.pid)
             report("\(relay.name) @\(level): relay CPU \(ResultTable.format(result.relayCPUPercent, 1)) %, "
@@ -38,7 +39,7 @@ struct RelayRunner {
             }
         }
         engine.closeAll()
-        engine.pump(until: Clocks.monotonic() + 300_000_000)
+        engine.pump(until: BenchClock.monotonic() + 300_000_000)
         return results
     }
 

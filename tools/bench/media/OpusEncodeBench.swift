@@ -1,3 +1,4 @@
+import BenchSupport
 import OnAirMedia
 
 /// Opus encode cost per 20 ms frame through ``OpusAudioEncoder`` (the broadcaster's settings:

@@ -1,3 +1,4 @@
+import BenchSupport
 import CLiveFFmpeg
 import Glibc
 import OnAirMedia

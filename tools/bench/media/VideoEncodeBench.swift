@@ -1,3 +1,4 @@
+import BenchSupport
 import OnAirMedia
 
 /// x264 encode per picture through ``H264Encoder`` with `broadcast`'s settings (preset +

@@ -1,17 +1,14 @@
-/// Percentiles of a set of latencies (milliseconds), nearest-rank.
+import BenchSupport
+
+/// Percentiles of a set of latencies (milliseconds), nearest-rank, as one summary line.
 struct LatencyStats {
-    let sorted: [Double]
+    let percentiles: Percentiles
 
-    init(_ samples: [Double]) { sorted = samples.sorted() }
-
-    func percentile(_ p: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
-        return sorted[min(max(rank, 0), sorted.count - 1)]
-    }
+    init(_ samples: [Double]) { percentiles = Percentiles(samples) }
 
     var summary: String {
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
-        return "n=\(sorted.count) p50=\(f(percentile(50))) ms p90=\(f(percentile(90))) ms p99=\(f(percentile(99))) ms max=\(f(sorted.last ?? .nan)) ms"
+        return "n=\(percentiles.sorted.count) p50=\(f(percentiles.at(50))) ms p90=\(f(percentiles.at(90))) ms "
+            + "p99=\(f(percentiles.at(99))) ms max=\(f(percentiles.max)) ms"
     }
 }

@@ -1,21 +1,26 @@
 import Glibc
 
-/// The clocks the media benchmark reads, in nanoseconds.
+/// The clocks the benchmark programs read, in nanoseconds.
 ///
-/// CPU time is what the targets are about ("% of a core"); wall time is what a frame
-/// waits. x264 runs slice threads inside `encode`, so its CPU is the process clock around the
-/// call, not the calling thread's.
-enum BenchClock {
+/// - Monotonic time schedules work and measures windows and waits.
+/// - Realtime is what media stamps carry when they are compared with the kernel's receive
+///   timestamps (SO_TIMESTAMPNS is CLOCK_REALTIME); sender and receiver share one machine.
+/// - CPU time is what "% of a core" targets are about: the calling thread's, or the whole
+///   process's when a library works on threads of its own (x264's slice threads).
+public enum BenchClock {
     @inline(__always)
-    static func monotonic() -> UInt64 { read(CLOCK_MONOTONIC) }
+    public static func monotonic() -> UInt64 { read(CLOCK_MONOTONIC) }
+
+    @inline(__always)
+    public static func realtime() -> UInt64 { read(CLOCK_REALTIME) }
 
     /// CPU time of the calling thread only.
     @inline(__always)
-    static func threadCPU() -> UInt64 { read(CLOCK_THREAD_CPUTIME_ID) }
+    public static func threadCPU() -> UInt64 { read(CLOCK_THREAD_CPUTIME_ID) }
 
     /// CPU time of every thread of the process.
     @inline(__always)
-    static func processCPU() -> UInt64 { read(CLOCK_PROCESS_CPUTIME_ID) }
+    public static func processCPU() -> UInt64 { read(CLOCK_PROCESS_CPUTIME_ID) }
 
     @inline(__always)
     private static func read(_ clock: clockid_t) -> UInt64 {
@@ -25,7 +30,7 @@ enum BenchClock {
     }
 
     /// Sleeps until the monotonic clock reaches `deadline` (returns at once if it passed).
-    static func sleep(until deadline: UInt64) {
+    public static func sleep(until deadline: UInt64) {
         guard deadline > monotonic() else { return }
         var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil)
@@ -33,7 +38,7 @@ enum BenchClock {
 
     /// Threads of this process now (entries of /proc/self/task): tells how many worker
     /// threads a library started.
-    static func threadCount() -> Int {
+    public static func threadCount() -> Int {
         guard let directory = opendir("/proc/self/task") else { return 0 }
         defer { closedir(directory) }
         var count = 0
