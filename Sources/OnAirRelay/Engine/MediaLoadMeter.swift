@@ -26,9 +26,9 @@ struct MediaLoadMeter {
     /// The last reading plus the expected cost of the viewers admitted since.
     var projectedLoad: Double { load + Double(admittedSinceReading) * loadPerViewer }
 
-    /// Notes the loop thread's CPU time at `now` with the number of viewers being served;
-    /// closes the period once it is long enough.
-    mutating func sample(cpuNanoseconds: UInt64, viewers: Int, at now: MonoTime) {
+    /// Notes the loop thread's CPU time at `now`; closes the period once it is long enough,
+    /// and only then asks how many viewers are being served.
+    mutating func sample(cpuNanoseconds: UInt64, viewers: @autoclosure () -> Int, at now: MonoTime) {
         guard let start = periodStart else {
             periodStart = (now, cpuNanoseconds)
             return
@@ -37,6 +37,7 @@ struct MediaLoadMeter {
         guard wall >= Self.period else { return }
         let busy = Double(cpuNanoseconds &- start.cpuNanoseconds) / 1e9
         load = min(1, max(0, busy / wall.seconds))
+        let viewers = viewers()
         loadPerViewer = viewers > 0 ? load / Double(viewers) : 0
         admittedSinceReading = 0
         periodStart = (now, cpuNanoseconds)

@@ -91,7 +91,6 @@ extension RelayEngine {
         }
         rooms[roomID] = room
         sessions[session.id] = session
-        if session.kind == .viewer { viewerCount += 1 }
         sessionsByUfrag[credentials.ufrag] = session
         return SessionCreated(sessionID: session.id, room: roomID, kind: kind, answerSDP: answer.serialize(), etag: session.etag)
     }

@@ -22,8 +22,6 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     var sessions: [String: MediaSession] = [:]
     var sessionsByUfrag: [String: MediaSession] = [:]
     var sessionsByAddress: [TransportAddress: MediaSession] = [:]
-    /// Viewer sessions in `sessions` (kept as they come and go, for the load meter).
-    var viewerCount = 0
     var unroutable: UInt64 = 0
     /// Run-padded packets of rooms that are gone (a counter must not go down).
     var endedRoomsPaddedPackets: UInt64 = 0
@@ -139,7 +137,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
 
     func tick(now: MonoTime) {
         fanOutPending()
-        mediaLoad.sample(cpuNanoseconds: MediaLoadMeter.threadCPUNanoseconds(), viewers: viewerCount, at: now)
+        mediaLoad.sample(cpuNanoseconds: MediaLoadMeter.threadCPUNanoseconds(),
+                         viewers: rooms.values.reduce(0) { $0 + $1.viewers.count }, at: now)
         for session in sessions.values where !session.ended {
             events.removeAll(keepingCapacity: true)
             session.peer.poll(now: now, events: &events)
@@ -188,7 +187,6 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         session.peer.close(events: &events)
         for case .send(let bytes, let address) in events { sender.enqueue(bytes, to: DatagramDestination(address)) }
         sessions[session.id] = nil
-        if session.kind == .viewer { viewerCount -= 1 }
         sessionsByUfrag[session.localUfrag] = nil
         if let address = session.destination?.address, sessionsByAddress[address] === session {
             sessionsByAddress[address] = nil
