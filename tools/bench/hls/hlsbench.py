@@ -61,6 +61,17 @@ def make_realtime() -> None:
     os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
 
 
+def stop_group(process: subprocess.Popen, first_signal: int) -> None:
+    """Sends `first_signal` to the process group, then SIGKILL if it has not ended in 10 s."""
+    if process.poll() is None:
+        os.killpg(process.pid, first_signal)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
+
+
 class Relay:
     """`relay serve` on free loopback ports with ONAIR_* settings; log in a temp dir."""
 
@@ -98,13 +109,7 @@ class Relay:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(5)
+        stop_group(self.process, signal.SIGTERM)
         self.log.close()
 
 
@@ -122,13 +127,7 @@ class Broadcast:
                                         start_new_session=True)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(5)
+        stop_group(self.process, signal.SIGINT)  # broadcast ends its session on Ctrl-C
         self.log.close()
 
 
