@@ -167,13 +167,13 @@ final class Room {
     func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: BatchedDatagramSender) {
         guard let publisher, let track = viewer.video else { return }
         viewer.nacksReceived += UInt64(viewerSequences.count)
+        guard let destination = viewer.destination, viewer.peer.canSendMedia else { return }
         for viewerSequence in viewerSequences {
             guard let publisherSequence = track.publisherSequence(forViewerSequence: viewerSequence),
                   viewer.retransmitBudget.take(now: now) else { continue }
             videoCache.withPacket(sequenceNumber: publisherSequence) { raw in
                 guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType else { return }
                 let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
-                guard let destination = viewer.destination, viewer.peer.canSendMedia else { return }
                 send(view, payload: payload, isVideo: true, keyframe: H264Keyframe.startsKeyframe(payload),
                      to: viewer, at: destination, sender: sender)
                 viewer.retransmissions += 1
