@@ -32,19 +32,14 @@ public final class ChatOutlet: Sendable {
     /// Sends one message now (write + flush); callable from anywhere (hops to the event loop).
     func send(_ wire: ByteBuffer) {
         if channel.eventLoop.inEventLoop {
-            writeOnLoop(wire, flush: true)
+            writer.write(wire)
         } else {
-            channel.eventLoop.execute { self.writeOnLoop(wire, flush: true) }
+            channel.eventLoop.execute { self.writer.write(wire) }
         }
     }
 
     /// The raw writer, for ``FanOut`` (it writes on `eventLoop` only).
     var frameWriter: RawFrameWriter { writer }
-
-    /// Writes one message; only on `eventLoop`.
-    func writeOnLoop(_ wire: ByteBuffer, flush: Bool) {
-        writer.write(wire, flush: flush)
-    }
 
     /// Drops the connection (the client sees 1006 and may reconnect).
     func disconnect() {

@@ -36,16 +36,15 @@ final class RawFrameWriter: ChannelDuplexHandler, RemovableChannelHandler, @unch
         context.fireChannelWritabilityChanged()
     }
 
-    /// Writes one finished message. A socket with more than `client_buffer_bytes` queued (not
-    /// writable) is closed: the client resumes from its last id when it reconnects.
-    func write(_ bytes: ByteBuffer, flush: Bool) {
+    /// Writes and flushes one finished message. A socket with more than `client_buffer_bytes`
+    /// queued (not writable) is closed: the client resumes from its last id when it reconnects.
+    func write(_ bytes: ByteBuffer) {
         guard active, let context else { return }
         guard writable else {
             active = false
             context.close(promise: nil)
             return
         }
-        context.write(wrapOutboundOut(bytes), promise: nil)
-        if flush { context.flush() }
+        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
     }
 }

@@ -58,7 +58,7 @@ struct FanOut {
             let bytes = first ? wire : ByteBuffer(bytes: wire.readableBytesView)
             first = false
             group.loop.execute {
-                for writer in writers { writer.write(bytes, flush: true) }
+                for writer in writers { writer.write(bytes) }
             }
         }
     }
