@@ -45,6 +45,12 @@ public struct RTPStreamStatistics: Sendable {
         return true
     }
 
+    /// Counts a retransmitted packet (RFC 4588) as received without a jitter sample: it
+    /// left the sender a round trip after its RTP timestamp says.
+    public mutating func recordRetransmission(sequenceNumber: UInt16) {
+        _ = updateSequence(sequenceNumber)
+    }
+
     private mutating func restart(at sequenceNumber: UInt16) {
         started = true
         baseSequence = Int64(sequenceNumber)

@@ -33,6 +33,8 @@ final class PublisherSession: MediaSession {
     var lastKeyframeTimestamp: UInt32?
     /// Fraction of packets lost in the last report interval (RFC 3550 §6.4.1).
     var lastLossFraction: Double = 0
+    /// NACK/RTX repair of the forwarded video source; nil when the publisher offered no NACK.
+    var repair: UpstreamRepair?
 
     init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
          videoPayloadType: UInt8?, audioPayloadType: UInt8?, videoClockRate: UInt32, audioClockRate: UInt32,
@@ -48,6 +50,7 @@ final class PublisherSession: MediaSession {
         transportSequenceExtensionID = video.flatMap { media in
             media.codec.hasFeedback("transport-cc") ? media.extensionID(for: twcc) : nil
         }
+        repair = UpstreamRepair.negotiated(for: video)
         super.init(id: id, room: room, kind: .publisher, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
     }
 }

@@ -42,6 +42,11 @@ extension RelayEngine {
             jitterMs: video.map { Double($0.jitter) / 90.0 },
             viewerRTTMs: rtts.isEmpty ? nil : rtts.reduce(0, +) / Double(rtts.count) * 1000,
             startedAt: room.startedAt.map { formatter.string(from: $0.wall) },
-            durationSeconds: room.startedAt.map { (now - $0.mono).seconds })
+            durationSeconds: room.startedAt.map { (now - $0.mono).seconds },
+            upstreamRepair: publisher?.repair.map { repair in
+                .init(nacksSent: repair.nackPackets, packetsRequested: repair.requested, packetsRepaired: repair.repaired,
+                      packetsUnrepaired: repair.unrepaired, keyframeRequests: repair.keyframeRequests,
+                      rtxPackets: repair.rtxPackets, roundTripMs: repair.generator.roundTrip.seconds * 1000)
+            })
     }
 }

@@ -38,6 +38,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
     public var lifecycleObserver: StreamLifecycleObserver?
     private var events: [PeerEvent] = []
+    /// Sequence numbers to NACK upstream, reused (``requestRepairs(_:now:)``).
+    var dueRepairs: [UInt16] = []
     /// Rooms with publisher packets waiting for the end of the read batch (``Room/fanOutPending``).
     private var roomsAwaitingFanOut: [Room] = []
     private var timer: RepeatedTask?
@@ -56,6 +58,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         hlsSettings = config.hls
         events.reserveCapacity(16)
         roomsAwaitingFanOut.reserveCapacity(16)
+        dueRepairs.reserveCapacity(512)
     }
 
     /// Runs `body` on the engine's loop and returns its result.
@@ -94,7 +97,9 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     /// read batch, and before anything that changes who is in a room.
     func fanOutPending() {
         guard !roomsAwaitingFanOut.isEmpty else { return }
+        let now = MonoTime.now()
         for room in roomsAwaitingFanOut {
+            requestRepairs(room, now: now)
             room.awaitingFanOut = false
             room.fanOutPending(sender: sender)
         }
@@ -148,6 +153,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         for branch in endedHLS.values { branch.branch.expireWaiters(now: deadline) }
         for room in rooms.values {
             room.hls?.expireWaiters(now: deadline)
+            requestRepairs(room, now: now)
             if room.keyframeRequests.poll(now: now) { sendKeyframeRequest(room: room, now: now) }
             if let publisher = room.publisher { sendTransportFeedback(publisher, now: now) }
         }

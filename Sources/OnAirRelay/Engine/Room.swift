@@ -92,13 +92,16 @@ final class Room {
         return rank
     }
 
-    /// Forwards one decrypted publisher RTP packet to every connected viewer.
-    func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: BatchedDatagramSender) {
+    /// Forwards one decrypted publisher RTP packet to every connected viewer. An RTX packet
+    /// (RFC 4588) is forwarded as the original it carries (`isRetransmission`).
+    func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: BatchedDatagramSender,
+                 isRetransmission: Bool = false) {
+        var recovered: [UInt8]?
         packet.withUnsafeBytes { raw in
             guard let view = Self.view(raw) else { return }
             // Every packet counts for transport-cc, bandwidth probes (RTX, padding) above all:
             // unreported probes would read as loss and keep the publisher's bitrate down.
-            if let id = publisher.transportSequenceExtensionID, raw[0] & 0x10 != 0,
+            if !isRetransmission, let id = publisher.transportSequenceExtensionID, raw[0] & 0x10 != 0,
                let header = try? RTPHeader(parsing: raw),
                let range = try? RTPHeaderExtensionWalker.find(id: id, in: raw, header: header), range.count == 2 {
                 let sequence = UInt16(raw[range.lowerBound]) << 8 | UInt16(raw[range.lowerBound + 1])
@@ -106,8 +109,10 @@ final class Room {
             }
             let isVideo = view.payloadType == publisher.videoPayloadType
             guard isVideo || view.payloadType == publisher.audioPayloadType else {
-                // RTX, FEC or an unnegotiated payload type: not forwarded (viewers NACK us).
-                return
+                if view.payloadType == publisher.repair?.rtxPayloadType {
+                    recovered = Self.recoverOriginal(of: raw, from: publisher)
+                }
+                return  // FEC or an unnegotiated payload type: not forwarded
             }
             packetsIn += 1
             bytesIn += UInt64(raw.count)
@@ -121,19 +126,30 @@ final class Room {
                 case .ignore: return
                 case .switched:
                     publisher.videoStats = nil
+                    publisher.repair?.generator.reset()
                     for viewer in viewers { viewer.video?.rebase(timestampStep: 3000) }
                     needsKeyframe = true  // viewers wait for the new source's keyframe
                 case .forward: break
                 }
+                let arrival = publisher.repair?.generator.received(view.sequence, now: now) ?? (.new, false)
+                if arrival.unrepairable { lossNeedsKeyframe(publisher) }
+                // A retransmission of what arrived already (a NACK crossed the original) is noise.
+                if isRetransmission && arrival.arrival == .duplicate { return }
                 if publisher.videoStats == nil { publisher.videoStats = RTPStreamStatistics(ssrc: view.ssrc) }
-                publisher.videoStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
-                                             arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate))
+                if arrival.arrival == .repaired {
+                    // Counts as received, but its arrival time says nothing about jitter.
+                    publisher.videoStats?.recordRetransmission(sequenceNumber: view.sequence)
+                } else {
+                    publisher.videoStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
+                                                 arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate))
+                }
                 keyframe = H264Keyframe.startsKeyframe(payload)
                 // SPS/PPS (STAP-A) and the IDR's first fragment share one timestamp: count frames.
                 if keyframe && publisher.lastKeyframeTimestamp != view.timestamp {
                     publisher.lastKeyframeTimestamp = view.timestamp
                     publisher.keyframes += 1
                     keyframeRequests.keyframeArrived()
+                    if arrival.arrival == .new { publisher.repair?.generator.keyframeArrived(view.sequence) }
                 }
                 _ = videoCache.store(raw, sequenceNumber: view.sequence)
             } else {
@@ -161,6 +177,7 @@ final class Room {
                 }
             }
         }
+        if let recovered { forward(recovered, from: publisher, now: now, sender: sender, isRetransmission: true) }
     }
 
     /// Answers a viewer's NACK for video sequence numbers from the cache, within its budget.

@@ -26,6 +26,31 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
     public var viewerRTTMs: Double?
     public var startedAt: String?
     public var durationSeconds: Double?
+    /// Loss repair on the way in; nil when the publisher offered no NACK.
+    public var upstreamRepair: UpstreamRepairSnapshot?
+
+    /// RFC 4585 NACK / RFC 4588 RTX towards the publisher, for its current session.
+    public struct UpstreamRepairSnapshot: Codable, Sendable, Equatable {
+        /// Generic NACK packets sent, and the sequence numbers they asked for (retries included).
+        public var nacksSent: UInt64
+        public var packetsRequested: UInt64
+        /// Asked-for packets that arrived (as RTX or as themselves).
+        public var packetsRepaired: UInt64
+        /// Packets given up at their deadline, or made moot by a keyframe.
+        public var packetsUnrepaired: UInt64
+        /// Keyframe requests made because loss could not be repaired (before coalescing).
+        public var keyframeRequests: UInt64
+        /// RTX packets received (repairs and padding probes).
+        public var rtxPackets: UInt64
+        /// Round trip learnt from NACK to repair, milliseconds.
+        public var roundTripMs: Double
+
+        enum CodingKeys: String, CodingKey {
+            case nacksSent = "nacks_sent", packetsRequested = "packets_requested", packetsRepaired = "packets_repaired"
+            case packetsUnrepaired = "packets_unrepaired", keyframeRequests = "keyframe_requests", rtxPackets = "rtx_packets"
+            case roundTripMs = "round_trip_ms"
+        }
+    }
 
     public struct PublisherSnapshot: Codable, Sendable, Equatable {
         public var sessionID: String
@@ -39,6 +64,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         case keyframes, keyframeRequests = "keyframe_requests", retransmissions
         case packetsLost = "packets_lost", lossFraction = "loss_fraction", jitterMs = "jitter_ms"
         case viewerRTTMs = "viewer_rtt_ms", startedAt = "started_at", durationSeconds = "duration_seconds"
+        case upstreamRepair = "upstream_repair"
     }
 }
 

@@ -26,6 +26,15 @@ final class RelayMetrics: Sendable {
             counter("onair_stream_keyframe_requests_total", labels, "PLIs sent to the publisher after coalescing", stream.keyframeRequests)
             counter("onair_stream_retransmissions_total", labels, "Packets retransmitted for viewers' NACKs", stream.retransmissions)
             registry.makeGauge(name: "onair_stream_loss_fraction", labels: labels, help: "Publisher packet loss fraction").set(to: stream.lossFraction)
+            if let repair = stream.upstreamRepair {
+                counter("onair_stream_upstream_nacks_total", labels, "Generic NACKs sent to the publisher", repair.nacksSent)
+                counter("onair_stream_upstream_repaired_packets_total", labels, "Lost publisher packets repaired by NACK/RTX",
+                        repair.packetsRepaired)
+                counter("onair_stream_upstream_unrepaired_packets_total", labels,
+                        "Lost publisher packets given up (deadline) or made moot by a keyframe", repair.packetsUnrepaired)
+                counter("onair_stream_loss_keyframe_requests_total", labels,
+                        "Keyframe requests because publisher loss could not be repaired in time", repair.keyframeRequests)
+            }
         }
         registry.makeGauge(name: "onair_sessions", help: "WebRTC sessions (publishers + viewers)").set(to: Double(engine.sessions))
         registry.makeGauge(name: "onair_media_loop_load", help: "Share of its core the media loop was busy over the last second")
