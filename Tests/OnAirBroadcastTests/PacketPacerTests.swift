@@ -48,6 +48,7 @@ struct PacketPacerTests {
     @Test("a big burst at a low bitrate still drains within the maximum queue delay")
     func boundedDelay() {
         var pacer = PacketPacer()
+        pacer.maximumQueueDelay = 66_000_000
         enqueue(&pacer, packets: 100, size: 1200)  // 960 kbit: 7.7 s at 2.5 x 50 kbit/s
         var now: UInt64 = 1_000_000_000
         while !pacer.isEmpty && now < 2_000_000_000 {
@@ -57,6 +58,20 @@ struct PacketPacerTests {
         let drained = pacer.isEmpty
         #expect(drained)
         #expect(now - 1_000_000_000 <= 68_000_000, "drained after \((now - 1_000_000_000) / 1_000_000) ms, limit 66 ms")
+    }
+
+    @Test("the queue delay is the queued bytes at the pacing rate, and falls as packets leave")
+    func queueDelay() {
+        var pacer = PacketPacer()
+        pacer.batchWindow = 0
+        #expect(pacer.queueDelay(now: 1_000_000_000, bitrate: 1_000_000) == 0)
+        enqueue(&pacer, packets: 25, size: 1250)  // 250 kbit at 2.5 Mbit/s: 100 ms
+        #expect(pacer.queuedBytes == 31_250)
+        #expect(pacer.queueDelay(now: 1_000_000_000, bitrate: 1_000_000) == 100_000_000)
+        pacer.release(now: 1_000_000_000, bitrate: 1_000_000) { _, _, _, _ in }
+        // One packet left at once; the pacing clock now leads by its 4 ms.
+        #expect(pacer.count == 24 && pacer.queueDelay(now: 1_000_000_000, bitrate: 1_000_000) == 100_000_000)
+        #expect(pacer.queueDelay(now: 1_004_000_000, bitrate: 1_000_000) == 96_000_000)
     }
 
     @Test("a full queue refuses (the caller sends unpaced) and counts it")

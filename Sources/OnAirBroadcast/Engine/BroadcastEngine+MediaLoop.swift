@@ -31,7 +31,13 @@ extension BroadcastEngine {
             pipeline.skipBacklog(now: now)
             do {
                 if pipeline.nextVideoDue <= now {
-                    if try sendVideo(connection, forceKeyframe: forceKeyframe) { forceKeyframe = false }
+                    if !forceKeyframe && connection.pacerDelay(now: now) > frameDropDelay {
+                        // The uplink is behind: this frame would leave late; skip it before x264.
+                        pipeline.dropVideoFrame()
+                        statistics.droppedFrames += 1
+                    } else if try sendVideo(connection, forceKeyframe: forceKeyframe) {
+                        forceKeyframe = false
+                    }
                     if pipeline.isFinished { return .endOfInput }
                 }
                 if pipeline.nextAudioDue <= now, let audio = try pipeline.encodeAudio() {
@@ -56,6 +62,10 @@ extension BroadcastEngine {
             connection.service(now: MonoTime.now())
         }
     }
+
+    /// Pacer backlog beyond which the next frame is dropped at the encoder input: two frame
+    /// intervals (a frame sent later than that is worth less than the bits it takes).
+    var frameDropDelay: UInt64 { 2_000_000_000 / UInt64(max(1, pipeline.framesPerSecond)) }
 
     /// Encodes and sends the due frame; true when it was sent.
     private func sendVideo(_ connection: PublishingConnection, forceKeyframe: Bool) throws -> Bool {

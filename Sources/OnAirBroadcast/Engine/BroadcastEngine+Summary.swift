@@ -37,6 +37,9 @@ extension BroadcastEngine {
                             statistics.videoFrames, elapsed > 0 ? Double(statistics.videoFrames) / elapsed : 0,
                             statistics.keyframes, statistics.keyframeRequests, statistics.videoPackets,
                             statistics.retransmittedPackets))
+        if statistics.droppedFrames > 0 {
+            lines.append("  dropped: \(statistics.droppedFrames) frames before encoding (the uplink could not carry them in time)")
+        }
         lines.append("  audio: \(statistics.audioFrames) Opus frames")
         lines.append(String(format: "  sent: %.2f MB, %.0f kbit/s average; final target %d kbit/s", megabytes, kilobits,
                             statistics.targetBitrate / 1000))
@@ -66,7 +69,7 @@ extension BroadcastEngine {
             "audio_packets": statistics.audioPackets, "bytes_sent": statistics.bytesSent,
             "duration_s": duration, "retransmitted_packets": statistics.retransmittedPackets,
             "keyframe_requests": statistics.keyframeRequests, "reconnects": statistics.reconnects,
-            "skipped_frames": statistics.skippedFrames, "exit_reason": exitReason,
+            "skipped_frames": statistics.skippedFrames, "dropped_frames": statistics.droppedFrames, "exit_reason": exitReason,
             "target_bitrate": statistics.targetBitrate,
         ]
         if let pipeline {

@@ -55,6 +55,11 @@ final class MediaPipeline {
         while opus != nil, nextAudioDue + limit < now { audioIndex += 1 }
     }
 
+    /// Lets the due video frame go unencoded (the uplink is behind); x264 sees a gap in pts.
+    func dropVideoFrame() {
+        videoTick += 1
+    }
+
     /// Encodes the due video frame. Returns nil when the source has no picture for it.
     func encodeVideo(forceKeyframe: Bool) throws
         -> (frame: EncodedVideoFrame, rtpTimestamp: UInt32, mediaTime: UInt64, capturedAt: UInt64)? {

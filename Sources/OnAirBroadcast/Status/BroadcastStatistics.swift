@@ -10,6 +10,8 @@ struct BroadcastStatistics {
     var keyframeRequests: UInt64 = 0
     var reconnects = 0
     var skippedFrames: UInt64 = 0
+    /// Frames dropped at the encoder input because the pacer was behind (a thin uplink).
+    var droppedFrames: UInt64 = 0
     /// Latest receiver view of our video (RFC 3550 §6.4.1 report block): loss 0...1, jitter and RTT in seconds.
     var lossFraction: Double?
     var jitter: Double?

@@ -52,6 +52,8 @@ struct StatusLine {
         parts.append(stats.lossFraction.map { String(format: "loss %.1f%%", $0 * 100) } ?? "loss -")
         parts.append(stats.jitter.map { String(format: "jitter %.1f ms", $0 * 1000) } ?? "jitter -")
         parts.append("keyframes \(stats.keyframes)")
+        if stats.droppedFrames > 0 { parts.append("dropped \(stats.droppedFrames)") }
+        if stats.retransmittedPackets > 0 { parts.append("resent \(stats.retransmittedPackets)") }
         parts.append("quality \(Self.quality(stats).map(String.init) ?? "-")/5")
         return parts.joined(separator: "  ")
     }

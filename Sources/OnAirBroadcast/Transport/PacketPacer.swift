@@ -1,8 +1,10 @@
 /// Spreads a frame's RTP packets over time instead of sending them back to back (a keyframe is
 /// 10-20 times a normal frame: as one burst it overflows router queues and reads as congestion
 /// to a delay-based estimator, draft-ietf-rmcat-gcc-02 §4). Packets leave at a pacing rate of
-/// 2.5 x the encoder's bitrate (libwebrtc's factor), but no packet waits more than
-/// `maximumQueueDelay`: latency matters more than smoothness here.
+/// 2.5 x the encoder's bitrate (libwebrtc's factor). What keeps the queue short is the media
+/// loop, which drops frames at the encoder input while ``queueDelay(now:bitrate:)`` exceeds
+/// its bound; `maximumQueueDelay` is only a safety valve (a burst let through on a thin
+/// uplink overflows its queue and costs more than it saves).
 ///
 /// Holds clear RTP packets in fixed slots allocated once: enqueue and release copy bytes and
 /// allocate nothing. Extension values are stamped, and SRTP applied, by the caller at release.
@@ -14,10 +16,12 @@ struct PacketPacer: ~Copyable {
     private let markers: UnsafeMutablePointer<(timestamp: UInt32, mediaTime: UInt64, enqueuedAt: UInt64)>
     private var head = 0
     private(set) var count = 0
+    /// Bytes waiting in the queue.
+    private(set) var queuedBytes = 0
     /// When the next packet may leave (monotonic ns).
     private(set) var nextRelease: UInt64 = 0
     var pacingFactor = 2.5
-    var maximumQueueDelay: UInt64 = 66_000_000
+    var maximumQueueDelay: UInt64 = 500_000_000
     /// Packets due within this window leave together: one wake-up per 5 ms instead of one per
     /// packet (libwebrtc's pacer ticks every 5 ms too); halves the context switches of a 720p stream.
     var batchWindow: UInt64 = 5_000_000
@@ -52,6 +56,7 @@ struct PacketPacer: ~Copyable {
         lengths[slot] = packet.count
         markers[slot] = (rtpTimestamp, mediaTime, now)
         count += 1
+        queuedBytes += packet.count
         return true
     }
 
@@ -71,9 +76,19 @@ struct PacketPacer: ~Copyable {
                  markers[slot].timestamp, markers[slot].mediaTime)
             head = (head + 1) % capacity
             count -= 1
+            queuedBytes -= length
             nextRelease += UInt64(Double(length * 8) / rate * 1e9)
         }
         if count == 0 { nextRelease = max(nextRelease, now) }
+    }
+
+    /// How long a packet queued now would wait: the pacing clock's lead plus the queued bytes
+    /// at the pacing rate.
+    func queueDelay(now: UInt64, bitrate: Int) -> UInt64 {
+        guard count > 0 else { return 0 }
+        let rate = pacingFactor * Double(max(bitrate, 100_000))
+        let lead = nextRelease > now ? nextRelease - now : 0
+        return lead + UInt64(Double(queuedBytes * 8) / rate * 1e9)
     }
 
     /// When the head packet must leave: its pacing time, or its queueing deadline if sooner.

@@ -61,6 +61,9 @@ final class PublishingConnection {
     /// When the pacer next has a packet to release (nil: nothing queued).
     var nextPacedRelease: UInt64? { pacer.nextDeadline }
 
+    /// How long video sent now would wait in the pacer (monotonic ns).
+    func pacerDelay(now: UInt64) -> UInt64 { pacer.queueDelay(now: now, bitrate: pacingBitrate) }
+
     /// RFC 6184 packetization of one access unit: all packets share its timestamp, the marker
     /// bit ends it (§5.1). Packets go through the pacer; the first leaves at once.
     func sendVideo(_ frame: EncodedVideoFrame, rtpTimestamp: UInt32, mediaTime: UInt64) {
