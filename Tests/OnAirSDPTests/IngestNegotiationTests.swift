@@ -95,6 +95,19 @@ struct IngestNegotiationTests {
         #expect(session.media(of: .audio)?.extensions[10] == nil)
     }
 
+    @Test("OBS Studio's simulcast (rids 0;1;2, no a=ssrc lines): every layer is answered, or OBS gives up")
+    func obsSimulcastIsAnsweredWithEveryLayer() throws {
+        let offer = ChromiumOffers.whipSimulcast
+            .replacing("a=rid:h send", with: "a=rid:0 send").replacing("a=rid:m send", with: "a=rid:1 send")
+            .replacing("a=rid:l send", with: "a=rid:2 send").replacing("a=simulcast:send h;m;l", with: "a=simulcast:send 0;1;2")
+        #expect(!offer.contains("a=ssrc:") || !offer.split(separator: "m=video")[1].contains("a=ssrc:"))
+        let (answer, session) = try answer(offer)
+        #expect(session.media(of: .video)?.rids == ["0", "1", "2"])
+        let section = answer.media[1]
+        #expect(section.rids == ["0", "1", "2"].map { RIDDescription(id: $0, direction: .recv) })
+        #expect(section.simulcast?.attributeValue == "recv 0;1;2")
+    }
+
     @Test("DTLS role: actpass and active make us passive, passive makes us active (RFC 8842 §5)")
     func setupRoles() throws {
         for (offered, expected) in [("actpass", DTLSSetupRole.passive), ("active", .passive), ("passive", .active)] {

@@ -35,6 +35,10 @@ final class PublisherSession: MediaSession {
     var lastLossFraction: Double = 0
     /// NACK/RTX repair of the forwarded video source; nil when the publisher offered no NACK.
     var repair: UpstreamRepair?
+    /// Every video encoding received (simulcast layers), forwarded or not, in order of arrival.
+    var videoLayers: [ReceivedLayer] = []
+    /// More SSRCs than this are not listed (a publisher cycling SSRCs must not grow the list).
+    static let maximumListedLayers = 8
 
     init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
          videoPayloadType: UInt8?, audioPayloadType: UInt8?, videoClockRate: UInt32, audioClockRate: UInt32,
@@ -52,5 +56,20 @@ final class PublisherSession: MediaSession {
         }
         repair = UpstreamRepair.negotiated(for: video)
         super.init(id: id, room: room, kind: .publisher, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
+    }
+}
+
+extension PublisherSession {
+    /// Counts a video packet towards its layer (``ReceivedLayer``).
+    @inline(__always)
+    func countVideoLayer(ssrc: UInt32, rank: Int, size: Int, marker: Bool, payload: UnsafeRawBufferPointer, now: MonoTime) {
+        var index = videoLayers.firstIndex { $0.ssrc == ssrc }
+        if index == nil, videoLayers.count < Self.maximumListedLayers {
+            videoLayers.append(ReceivedLayer(ssrc: ssrc, rid: rank < videoRIDs.count ? videoRIDs[rank] : nil))
+            index = videoLayers.count - 1
+        }
+        guard let index else { return }
+        videoLayers[index].count(size: size, marker: marker, payload: payload,
+                                 keyframe: H264Keyframe.startsKeyframe(payload), now: now)
     }
 }

@@ -95,6 +95,7 @@ extension RelayEngine {
     /// our loss and jitter figures) and, where negotiated, REMB with the bitrate we accept.
     func sendPeriodicReports(room: Room, now: MonoTime) {
         guard let publisher = room.publisher, publisher.peer.canSendMedia else { return }
+        for index in publisher.videoLayers.indices { publisher.videoLayers[index].sample(now: now) }
         var blocks: [ReportBlock] = []
         if let block = publisher.videoStats?.makeReportBlock(now: now) { blocks.append(block) }
         if let block = publisher.audioStats?.makeReportBlock(now: now) { blocks.append(block) }

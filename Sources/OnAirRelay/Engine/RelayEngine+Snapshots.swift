@@ -47,6 +47,13 @@ extension RelayEngine {
                 .init(nacksSent: repair.nackPackets, packetsRequested: repair.requested, packetsRepaired: repair.repaired,
                       packetsUnrepaired: repair.unrepaired, keyframeRequests: repair.keyframeRequests,
                       rtxPackets: repair.rtxPackets, roundTripMs: repair.generator.roundTrip.seconds * 1000)
-            })
+            },
+            layers: publisher.map { publisher in
+                publisher.videoLayers.map { layer in
+                    .init(rid: layer.rid, ssrc: layer.ssrc, width: layer.width, height: layer.height,
+                          bitrateKbps: (layer.bitrate / 100).rounded() / 10, framesPerSecond: (layer.framesPerSecond * 10).rounded() / 10,
+                          forwarded: layer.ssrc == publisher.videoSSRC, active: now - layer.lastPacketAt < .seconds(1))
+                }
+            } ?? [])
     }
 }

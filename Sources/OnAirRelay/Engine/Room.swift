@@ -122,7 +122,12 @@ final class Room {
             guard !payload.isEmpty else { return }  // padding-only probe: nothing to forward
             var keyframe = false
             if isVideo {
-                switch publisher.videoSource.accept(view.ssrc, rank: Self.rank(of: view.ssrc, in: raw, publisher: publisher), now: now) {
+                let rank = Self.rank(of: view.ssrc, in: raw, publisher: publisher)
+                if !isRetransmission {
+                    publisher.countVideoLayer(ssrc: view.ssrc, rank: rank, size: raw.count, marker: view.marker,
+                                              payload: payload, now: now)
+                }
+                switch publisher.videoSource.accept(view.ssrc, rank: rank, now: now) {
                 case .ignore: return
                 case .switched:
                     publisher.videoStats = nil

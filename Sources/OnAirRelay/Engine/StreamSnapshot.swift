@@ -28,6 +28,26 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
     public var durationSeconds: Double?
     /// Loss repair on the way in; nil when the publisher offered no NACK.
     public var upstreamRepair: UpstreamRepairSnapshot?
+    /// Every video encoding the publisher sends (simulcast layers), forwarded or not.
+    public var layers: [LayerSnapshot] = []
+
+    /// One received video encoding: its rid (RFC 8852), picture size (from its SPS), rates.
+    public struct LayerSnapshot: Codable, Sendable, Equatable {
+        public var rid: String?
+        public var ssrc: UInt32
+        public var width: Int?
+        public var height: Int?
+        public var bitrateKbps: Double
+        public var framesPerSecond: Double
+        /// The layer viewers get now.
+        public var forwarded: Bool
+        /// Sending now (a packet within the last second).
+        public var active: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case rid, ssrc, width, height, bitrateKbps = "bitrate_kbps", framesPerSecond = "fps", forwarded, active
+        }
+    }
 
     /// RFC 4585 NACK / RFC 4588 RTX towards the publisher, for its current session.
     public struct UpstreamRepairSnapshot: Codable, Sendable, Equatable {
@@ -64,7 +84,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         case keyframes, keyframeRequests = "keyframe_requests", retransmissions
         case packetsLost = "packets_lost", lossFraction = "loss_fraction", jitterMs = "jitter_ms"
         case viewerRTTMs = "viewer_rtt_ms", startedAt = "started_at", durationSeconds = "duration_seconds"
-        case upstreamRepair = "upstream_repair"
+        case upstreamRepair = "upstream_repair", layers
     }
 }
 

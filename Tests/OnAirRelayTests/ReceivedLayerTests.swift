@@ -1,0 +1,50 @@
+import OnAirPayload
+import OnAirWire
+import Testing
+@testable import OnAirRelay
+
+/// Per-layer figures for `/api/streams` (simulcast publishers), from real x264 parameter sets.
+@Suite("ReceivedLayer")
+struct ReceivedLayerTests {
+    /// SPS of a 640x360 Constrained Baseline stream (x264, level 3.0), with its NAL header.
+    static let sps640x360: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xD9, 0x00, 0xA0, 0x2F, 0xF9, 0x70, 0x11, 0x00, 0x00, 0x03, 0x00,
+                                      0x01, 0x00, 0x00, 0x03, 0x00, 0x3C, 0x0F, 0x16, 0x2E, 0x48]
+    static let pps: [UInt8] = [0x68, 0xCB, 0x83, 0xCB, 0x20]
+
+    @Test("the picture size comes from the SPS in a STAP-A (RFC 6184 §5.7.1) or alone")
+    func sizeFromParameterSets() throws {
+        let sps = try H264SPS(nalUnit: Self.sps640x360)
+        #expect(sps.width == 640 && sps.height == 360)
+        var stap: [UInt8] = [24]
+        for nal in [Self.sps640x360, Self.pps] { stap += [UInt8(nal.count >> 8), UInt8(nal.count & 0xFF)] + nal }
+        let fromSTAP = stap.withUnsafeBytes { ReceivedLayer.sequenceParameterSet(in: $0) }
+        #expect(fromSTAP?.width == 640 && fromSTAP?.height == 360)
+        let alone = Self.sps640x360.withUnsafeBytes { ReceivedLayer.sequenceParameterSet(in: $0) }
+        #expect(alone?.height == 360)
+        // A STAP-A whose size runs past the payload is no SPS, and no crash.
+        let truncated = Array(stap.prefix(10)).withUnsafeBytes { ReceivedLayer.sequenceParameterSet(in: $0) }
+        #expect(truncated == nil)
+    }
+
+    @Test("bitrate and frame rate over the sampling interval; the size from the keyframe")
+    func rates() {
+        var layer = ReceivedLayer(ssrc: 7, rid: "h")
+        let t0 = MonoTime.seconds(10)
+        layer.sample(now: t0)
+        var stap: [UInt8] = [24]
+        for nal in [Self.sps640x360, Self.pps] { stap += [UInt8(nal.count >> 8), UInt8(nal.count & 0xFF)] + nal }
+        stap.withUnsafeBytes { layer.count(size: 1000, marker: false, payload: $0, keyframe: true, now: t0) }
+        let delta: [UInt8] = [0x41, 0x9A]
+        for frame in 0..<30 {  // 30 frames of 2 packets of 1000 bytes in one second
+            delta.withUnsafeBytes { payload in
+                if frame > 0 { layer.count(size: 1000, marker: false, payload: payload, keyframe: false, now: t0) }
+                layer.count(size: 1000, marker: true, payload: payload, keyframe: false, now: t0 + .milliseconds(33 * frame))
+            }
+        }
+        layer.sample(now: t0 + .seconds(1))
+        #expect(layer.width == 640 && layer.height == 360)
+        #expect(layer.framesPerSecond == 30)
+        #expect(layer.bitrate == 480_000)
+        #expect(layer.packets == 60)
+    }
+}
