@@ -87,12 +87,16 @@ async def scenario(relay, procs, tmp_path: Path, simulcast: bool = False) -> dic
         whip = relay.whip_url(ROOM) if relay.cors else f"{site}/whip/{ROOM}"
         query = f"whip={quote(whip, safe='')}" + (f"&token={quote(relay.publish_token)}" if relay.publish_token else "")
         if simulcast:
-            query += "&simulcast=1"
+            query += "&simulcast=qhf&size=1280x720"
         publisher = await browser.open(f"{site}/publisher.html?{query}", name="publisher")
         failed = lambda r: r.get("state") in ("error", "failed")  # noqa: E731
         await publisher.wait_for("window.result", lambda r: r and r["state"] == "connected", timeout=20, fail=failed)
         pub = await publisher.wait_for("window.result", lambda r: r["framesSent"] >= 30, timeout=15, fail=failed)
         assert "H264" in pub["videoCodec"], pub
+        if simulcast:
+            layers = await wait_for_layers(relay, {"q": (320, 180), "h": (640, 360), "f": (1280, 720)}, forwarded="f",
+                                           timeout=25)
+            print("layers received:", layers)
 
         if relay.serves_room_page:
             viewer_url = f"{relay.base_url}/rooms/{ROOM}"
@@ -132,6 +136,25 @@ async def scenario(relay, procs, tmp_path: Path, simulcast: bool = False) -> dic
             consoles.get(tab.name, tmp_path / f"console-{tab.name}.log").write_text("\n".join(tab.console) + "\n")
         await browser.close()
         await runner.cleanup()
+
+
+async def wait_for_layers(relay, expected: dict[str, tuple[int, int]], forwarded: str, timeout: float) -> list[dict]:
+    """Polls /api/streams/{room} until every expected rid is listed, sending, at its size
+    (Chromium starts its top layer only once its bandwidth estimate allows it), and the
+    biggest one is forwarded (libwebrtc lists q;h;f smallest first)."""
+    deadline = time.monotonic() + timeout
+    layers: list[dict] = []
+    async with aiohttp.ClientSession() as http:
+        while time.monotonic() < deadline:
+            async with http.get(f"{relay.base_url}/api/streams/{ROOM}") as response:
+                layers = (await response.json()).get("layers", [])
+            seen = {layer["rid"]: layer for layer in layers if layer.get("active") and layer.get("rid")}
+            if all(rid in seen and (seen[rid].get("width"), seen[rid].get("height")) == size
+                   and seen[rid]["fps"] > 0 and seen[rid]["bitrate_kbps"] > 0 for rid, size in expected.items()) \
+                    and [layer["rid"] for layer in layers if layer["forwarded"]] == [forwarded]:
+                return layers
+            await asyncio.sleep(0.5)
+    raise AssertionError(f"not every layer of {expected} was received and listed within {timeout} s: {layers}")
 
 
 @pytest.mark.chromium

@@ -72,4 +72,14 @@ extension PublisherSession {
         videoLayers[index].count(size: size, marker: marker, payload: payload,
                                  keyframe: H264Keyframe.startsKeyframe(payload), now: now)
     }
+
+    /// Which source to forward (lower is better): the biggest picture once layers' sizes are
+    /// known (rid order differs: libwebrtc lists q;h;f, OBS 0;1;2 from full size down), until
+    /// then the offer's rid order (RFC 8853 §5.2).
+    func videoPreference(ssrc: UInt32, ridRank: Int) -> Int {
+        guard let layer = videoLayers.first(where: { $0.ssrc == ssrc }), let width = layer.width, let height = layer.height else {
+            return ridRank
+        }
+        return -(width * height)
+    }
 }

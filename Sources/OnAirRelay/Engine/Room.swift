@@ -127,7 +127,8 @@ final class Room {
                     publisher.countVideoLayer(ssrc: view.ssrc, rank: rank, size: raw.count, marker: view.marker,
                                               payload: payload, now: now)
                 }
-                switch publisher.videoSource.accept(view.ssrc, rank: rank, now: now) {
+                switch publisher.videoSource.accept(view.ssrc, rank: publisher.videoPreference(ssrc: view.ssrc, ridRank: rank),
+                                                    now: now) {
                 case .ignore: return
                 case .switched:
                     publisher.videoStats = nil

@@ -2,9 +2,8 @@ import OnAirWire
 
 /// Picks the one publisher SSRC of a kind that viewers get. A simulcast publisher sends
 /// several encodings on one payload type; forwarding them all would interleave three
-/// pictures. We keep the best-ranked source seen (rank 0 = the first rid the offer lists,
-/// RFC 8853 §5.2 order of preference), switch to a better one when it appears, and to any
-/// other when ours falls silent.
+/// pictures. We keep the best-ranked source seen (see ``PublisherSession/videoPreference(ssrc:ridRank:)``),
+/// switch to a better one when it appears, and to any other when ours falls silent.
 struct SourceLock: Sendable {
     private(set) var ssrc: UInt32?
     private var rank = Int.max
