@@ -31,7 +31,7 @@ extension BroadcastEngine {
             pipeline.skipBacklog(now: now)
             do {
                 if pipeline.nextVideoDue <= now {
-                    if !forceKeyframe && connection.pacerDelay(now: now) > frameDropDelay {
+                    if !forceKeyframe && !pipeline.keyframeDue && connection.pacerDelay(now: now) > frameDropDelay {
                         // The uplink is behind: this frame would leave late; skip it before x264.
                         pipeline.dropVideoFrame()
                         statistics.droppedFrames += 1

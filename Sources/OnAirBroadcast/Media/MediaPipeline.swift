@@ -20,6 +20,10 @@ final class MediaPipeline {
     private let pcm = UnsafeMutablePointer<Int16>.allocate(capacity: OpusAudioEncoder.frameSamples * 2)
     /// Output frames skipped because the loop fell behind (the machine stalled).
     private(set) var skippedFrames: UInt64 = 0
+    /// The output tick of the last IDR: the GOP is kept in time, not in encoded frames, so that
+    /// dropped frames do not stretch it (x264's keyint counts frames it saw; receivers such as
+    /// the relay's LL-HLS segmenter ask for an IDR once a GOP runs past its time).
+    private var lastKeyframeTick: Int64 = 0
 
     init(source: BroadcastSource, encoder: H264Encoder, opus: OpusAudioEncoder?, framesPerSecond: Int) {
         self.source = source
@@ -55,6 +59,9 @@ final class MediaPipeline {
         while opus != nil, nextAudioDue + limit < now { audioIndex += 1 }
     }
 
+    /// Whether the due frame must be an IDR to keep the GOP's length in time.
+    var keyframeDue: Bool { videoTick - lastKeyframeTick >= Int64(encoder.settings.gop) }
+
     /// Lets the due video frame go unencoded (the uplink is behind); x264 sees a gap in pts.
     func dropVideoFrame() {
         videoTick += 1
@@ -74,7 +81,9 @@ final class MediaPipeline {
         picture.timestamp90kHz = timestamp
         // Capture = the picture exists (drawn, or decoded and scaled): from here on it is ours.
         picture.capturedAt = Clocks.monotonic()
-        guard let encoded = try encoder.encode(picture, forceKeyframe: forceKeyframe) else { return nil }
+        guard let encoded = try encoder.encode(picture, forceKeyframe: forceKeyframe || tick - lastKeyframeTick >= Int64(encoder.settings.gop))
+        else { return nil }
+        if encoded.isKeyframe { lastKeyframeTick = tick }
         return (encoded, UInt32(truncatingIfNeeded: timestamp), due, picture.capturedAt)
     }
 

@@ -40,7 +40,7 @@ public struct BroadcastSettings: Sendable {
     public init(room: String, whipURL: String, token: String? = nil, input: InputChoice = .testPattern,
                 size: (width: Int, height: Int)? = nil, framesPerSecond: Int? = nil, videoBitrate: Int = 2_500_000,
                 minimumBitrate: Int = 300_000, maximumBitrate: Int = 4_000_000, gop: Int? = nil, preset: String = "veryfast",
-                vbvBufferSeconds: Double = 1.0, audioBitrate: Int = 64_000, audio: Bool = true, duration: Double? = nil,
+                vbvBufferSeconds: Double = 0.5, audioBitrate: Int = 64_000, audio: Bool = true, duration: Double? = nil,
                 reconnectAttempts: Int = 5, statsJSONPath: String? = nil, logInterval: Double = 5,
                 stateDirectory: String = BroadcastSettings.defaultStateDirectory) {
         self.room = room
