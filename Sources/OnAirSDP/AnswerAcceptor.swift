@@ -24,8 +24,8 @@ enum AnswerAcceptor {
             negotiated.append(NegotiatedMedia(
                 mid: mid, kind: media.kind, codec: codec, extensions: CodecMatching.extensionTable(extensions),
                 remoteSSRC: remoteSSRC, remoteRTXSSRC: remoteSSRC.flatMap(media.rtxSSRC(for:)),
-                remoteCNAME: remoteSSRC.flatMap(media.cname(for:)), localSSRC: localSSRC,
-                localRTXSSRC: codec.rtxPayloadType == nil ? nil : localSSRC.flatMap(offered.rtxSSRC(for:))))
+                remoteCNAME: remoteSSRC.flatMap(media.cname(for:)), rids: acceptedSimulcast(offered: offered, answer: media),
+                localSSRC: localSSRC, localRTXSSRC: codec.rtxPayloadType == nil ? nil : localSSRC.flatMap(offered.rtxSSRC(for:))))
             answered.append(media)
         }
         guard !negotiated.isEmpty else { throw .unacceptable("the answer rejected every m-line") }
@@ -40,6 +40,14 @@ enum AnswerAcceptor {
             media: negotiated, remoteUfrag: transport.ufrag, remotePassword: transport.password,
             remoteFingerprint: transport.fingerprint, localSetup: role, remoteCandidates: transport.candidates,
             bundleMids: bundle, remoteICELite: transport.iceLite, remoteEndOfCandidates: transport.endOfCandidates)
+    }
+
+    /// RFC 8853 §5.3: the offered send rids the answer receives (`a=simulcast:recv`), in our
+    /// order; none when the answer has no simulcast (then only the first encoding is sent).
+    private static func acceptedSimulcast(offered: MediaDescription, answer: MediaDescription) -> [String] {
+        guard let sent = offered.simulcast?.send, let received = answer.simulcast?.receive else { return [] }
+        let accepted = Set(received.flatMap { $0.filter { !$0.paused }.map(\.rid) })
+        return SimulcastDescription.rids(in: sent).filter(accepted.contains)
     }
 
     /// The answer's first payload type that we offered with the same codec (RFC 3264 §6.1: the

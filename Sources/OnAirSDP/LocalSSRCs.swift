@@ -7,11 +7,15 @@ public struct LocalSSRCs: Sendable, Equatable {
         /// The RTX SSRC; RTX is only negotiated when this is set.
         public var rtxSSRC: UInt32?
         public var trackID: String
+        /// RFC 8853 simulcast: the rids of the encodings sent, best first; empty for one
+        /// encoding. Layers are then told apart by their RFC 8852 rid extension, not by a=ssrc.
+        public var simulcastRIDs: [String]
 
-        public init(ssrc: UInt32, rtxSSRC: UInt32? = nil, trackID: String) {
+        public init(ssrc: UInt32, rtxSSRC: UInt32? = nil, trackID: String, simulcastRIDs: [String] = []) {
             self.ssrc = ssrc
             self.rtxSSRC = rtxSSRC
             self.trackID = trackID
+            self.simulcastRIDs = simulcastRIDs
         }
     }
 

@@ -11,6 +11,8 @@ enum OfferBuilder {
         (3, RTPHeaderExtensionURI.transportWideCC),
         (4, RTPHeaderExtensionURI.mid),
     ]
+    /// RFC 8852 rtp-stream-id, offered with simulcast only (Chromium's id).
+    static let ridExtensionID: UInt16 = 10
 
     static func offer(local: LocalTransport, ssrcs: LocalSSRCs, videoProfileLevelID: H264ProfileLevelID) -> SessionDescription {
         var media: [MediaDescription] = []
@@ -47,8 +49,15 @@ enum OfferBuilder {
         media.append(MediaStreamID(streamID: ssrcs.streamID, trackID: track.trackID))
         media.append("rtcp-mux")
         media.append("rtcp-rsize")
+        if !track.simulcastRIDs.isEmpty { media.append(ExtMap(id: ridExtensionID, uri: RTPHeaderExtensionURI.rtpStreamID)) }
         media.attributes += codec.attributes()
-        media.attributes += AnswerBuilder.ssrcAttributes(ssrcs, track: track, withRTX: codec.rtxPayloadType != nil)
+        guard !track.simulcastRIDs.isEmpty else {
+            media.attributes += AnswerBuilder.ssrcAttributes(ssrcs, track: track, withRTX: codec.rtxPayloadType != nil)
+            return media
+        }
+        // RFC 8853 §5.1, RFC 8851 §4: one send rid per encoding, best first.
+        for rid in track.simulcastRIDs { media.append(RIDDescription(id: rid, direction: .send)) }
+        media.append(SimulcastDescription(send: track.simulcastRIDs.map { [SimulcastDescription.Stream(rid: $0)] }))
         return media
     }
 }

@@ -13,6 +13,9 @@ final class RTPStreamSender {
     let clockRate: UInt32
     let extensions: RTPExtensionIDs
     private let midValue: [UInt8]
+    /// RFC 8852 rid of this encoding (simulcast), empty otherwise.
+    let rid: String
+    private let ridValue: [UInt8]
     /// 12-byte fixed header plus the one-byte extension block, padded to 32 bits.
     let headerLength: Int
     private var sequence: UInt16 = UInt16.random(in: 0...UInt16.max)
@@ -28,16 +31,20 @@ final class RTPStreamSender {
     private var lastTimestamp: UInt32?
     private var lastTimestampAt: UInt64 = 0
 
-    init(ssrc: UInt32, payloadType: UInt8, clockRate: UInt32, extensions: RTPExtensionIDs, mid: String, historyPackets: Int) {
+    init(ssrc: UInt32, payloadType: UInt8, clockRate: UInt32, extensions: RTPExtensionIDs, mid: String, rid: String = "",
+         historyPackets: Int) {
         self.ssrc = ssrc
         self.payloadType = payloadType
         self.clockRate = clockRate
         self.extensions = extensions
         midValue = Array(mid.utf8.prefix(16))
+        self.rid = rid
+        ridValue = Array(rid.utf8.prefix(16))
         var elements = 0
         if extensions.absSendTime != nil { elements += 1 + 3 }
         if extensions.transportSequence != nil { elements += 1 + 2 }
         if extensions.mid != nil, !midValue.isEmpty { elements += 1 + midValue.count }
+        if extensions.rid != nil, !ridValue.isEmpty { elements += 1 + ridValue.count }
         headerLength = elements == 0 ? 12 : 12 + 4 + (elements + 3) / 4 * 4
         history = historyPackets > 0 ? RTPPacketCache(capacity: historyPackets, maxPacketSize: 1300) : nil
     }
@@ -78,6 +85,11 @@ final class RTPStreamSender {
             buffer[offset] = id << 4 | UInt8(midValue.count - 1)
             for (index, byte) in midValue.enumerated() { buffer[offset + 1 + index] = byte }
             offset += 1 + midValue.count
+        }
+        if let id = extensions.rid, !ridValue.isEmpty {
+            buffer[offset] = id << 4 | UInt8(ridValue.count - 1)
+            for (index, byte) in ridValue.enumerated() { buffer[offset + 1 + index] = byte }
+            offset += 1 + ridValue.count
         }
         while offset < headerLength {
             buffer[offset] = 0  // padding bytes (RFC 8285 §4.2)

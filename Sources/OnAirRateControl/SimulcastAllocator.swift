@@ -1,0 +1,60 @@
+/// Shares one video bitrate among simulcast encodings (RFC 8853), as libwebrtc does: the
+/// smallest encoding first, each bigger one only when every smaller one has its bitrate, the
+/// biggest gets the rest up to its maximum. When the estimate shrinks the biggest encoding
+/// pauses first; a paused encoding resumes only with 20 % headroom, so that an estimate
+/// wobbling at a threshold does not switch it on and off (each resume costs a keyframe).
+public struct SimulcastAllocator: Sendable {
+    /// Bitrates of the smaller encodings, best (biggest) first, as the offer lists them.
+    public let lowerBitrates: [Int]
+    /// The biggest encoding: on from `topMinimum`, never above `topMaximum`.
+    public let topMinimum: Int
+    public let topMaximum: Int
+    public static let resumeHeadroom = 1.2
+
+    /// Encodings sending now, counted from the smallest (1 = only the smallest).
+    public private(set) var activeCount: Int
+
+    public init(lowerBitrates: [Int], topMinimum: Int, topMaximum: Int) {
+        self.lowerBitrates = lowerBitrates
+        self.topMinimum = topMinimum
+        self.topMaximum = max(topMinimum, topMaximum)
+        activeCount = lowerBitrates.count + 1
+    }
+
+    public var layerCount: Int { lowerBitrates.count + 1 }
+
+    /// The most the allocator can use: every encoding at its bitrate, the biggest at its maximum.
+    public var maximumTotal: Int { lowerBitrates.reduce(topMaximum, +) }
+
+    /// Splits `total` (bit/s): one bitrate per encoding, best first; 0 means paused. The
+    /// smallest encoding always sends (with what there is).
+    public mutating func allocate(total: Int) -> [Int] {
+        // Thresholds from the smallest up: what the encodings up to and including each need.
+        let ascending = Array(lowerBitrates.reversed()) + [topMinimum]
+        var needed = 0
+        var count = 1
+        for (index, bitrate) in ascending.enumerated() {
+            needed += index == ascending.count - 1 ? topMinimum : bitrate
+            if index == 0 { continue }
+            let resuming = index + 1 > activeCount
+            let threshold = resuming ? Int(Double(needed) * Self.resumeHeadroom) : needed
+            guard total >= threshold else { break }
+            count = index + 1
+        }
+        activeCount = count
+        var remaining = total
+        var ascendingAllocation: [Int] = []
+        for index in 0..<ascending.count {
+            guard index < count else {
+                ascendingAllocation.append(0)
+                continue
+            }
+            let isBiggestActive = index == count - 1
+            let share = isBiggestActive ? min(remaining, index == ascending.count - 1 ? topMaximum : ascending[index])
+                : min(remaining, ascending[index])
+            ascendingAllocation.append(max(0, share))
+            remaining -= share
+        }
+        return ascendingAllocation.reversed()
+    }
+}
