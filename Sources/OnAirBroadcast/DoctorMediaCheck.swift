@@ -30,8 +30,8 @@ enum DoctorMediaCheck {
             if feedback.keyframeRequested && result.keyframeRoundTrip == nil { requestedAt = now }
             if pipeline.nextVideoDue <= now || requestedAt != nil {
                 if let video = try? pipeline.encodeVideo(forceKeyframe: first || requestedAt != nil) {
-                    connection.sendVideo(video.frame, rtpTimestamp: video.rtpTimestamp, mediaTime: video.mediaTime)
-                    if let requestedAt, video.frame.isKeyframe {
+                    connection.sendVideo(video)
+                    if let requestedAt, video.isKeyframe {
                         result.keyframeRoundTrip = Double(Clocks.monotonic() - requestedAt) / 1e9
                     }
                     first = false

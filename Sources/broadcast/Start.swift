@@ -47,6 +47,9 @@ struct Start: AsyncParsableCommand {
     @Flag(help: "Send video only.")
     var noAudio = false
 
+    @Flag(help: "Simulcast (RFC 8853): the full picture plus half and quarter size layers (simulcast_bitrates in the config).")
+    var simulcast = false
+
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
 
@@ -111,6 +114,8 @@ struct Start: AsyncParsableCommand {
         settings.reconnectAttempts = retries ?? file.reconnectAttempts ?? settings.reconnectAttempts
         settings.statsJSONPath = statsJson
         settings.logInterval = file.logInterval ?? settings.logInterval
+        settings.simulcast = simulcast || (file.simulcast ?? false)
+        settings.simulcastBitrates = file.simulcastBitrates ?? settings.simulcastBitrates
         return settings
     }
 

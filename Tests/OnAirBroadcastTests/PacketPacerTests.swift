@@ -22,7 +22,7 @@ struct PacketPacerTests {
         var released: [(UInt64, UInt8)] = []
         var now: UInt64 = 1_000_000_000
         while !pacer.isEmpty {
-            pacer.release(now: now, bitrate: 2_000_000) { slot, length, timestamp, mediaTime in
+            pacer.release(now: now, bitrate: 2_000_000) { slot, length, _, timestamp, mediaTime in
                 #expect(length == 1000 && timestamp == 9 && mediaTime == 7 && slot[1] == 0xAB)
                 released.append((now, slot[0]))
             }
@@ -39,7 +39,7 @@ struct PacketPacerTests {
         var pacer = PacketPacer()
         enqueue(&pacer, packets: 10, size: 1000)  // 1.6 ms apart at 2.5 x 2 Mbit/s
         var first = 0
-        pacer.release(now: 1_000_000_000, bitrate: 2_000_000) { _, _, _, _ in first += 1 }
+        pacer.release(now: 1_000_000_000, bitrate: 2_000_000) { _, _, _, _, _ in first += 1 }
         #expect(first == 4, "due at 0, 1.6, 3.2 and 4.8 ms: within 5 ms")
         let next = pacer.nextDeadline
         #expect(next == 1_000_000_000 + 6_400_000 - 5_000_000, "woken 5 ms before the next one is due")
@@ -52,7 +52,7 @@ struct PacketPacerTests {
         enqueue(&pacer, packets: 100, size: 1200)  // 960 kbit: 7.7 s at 2.5 x 50 kbit/s
         var now: UInt64 = 1_000_000_000
         while !pacer.isEmpty && now < 2_000_000_000 {
-            pacer.release(now: now, bitrate: 50_000) { _, _, _, _ in }
+            pacer.release(now: now, bitrate: 50_000) { _, _, _, _, _ in }
             now += 1_000_000
         }
         let drained = pacer.isEmpty
@@ -68,7 +68,7 @@ struct PacketPacerTests {
         enqueue(&pacer, packets: 25, size: 1250)  // 250 kbit at 2.5 Mbit/s: 100 ms
         #expect(pacer.queuedBytes == 31_250)
         #expect(pacer.queueDelay(now: 1_000_000_000, bitrate: 1_000_000) == 100_000_000)
-        pacer.release(now: 1_000_000_000, bitrate: 1_000_000) { _, _, _, _ in }
+        pacer.release(now: 1_000_000_000, bitrate: 1_000_000) { _, _, _, _, _ in }
         // One packet left at once; the pacing clock now leads by its 4 ms.
         #expect(pacer.count == 24 && pacer.queueDelay(now: 1_000_000_000, bitrate: 1_000_000) == 100_000_000)
         #expect(pacer.queueDelay(now: 1_004_000_000, bitrate: 1_000_000) == 96_000_000)

@@ -40,5 +40,16 @@ struct SettingsTests {
         let path = #filePath.replacingOccurrences(of: "Tests/OnAirBroadcastTests/SettingsTests.swift", with: "config/broadcast.yaml")
         let file = try BroadcastConfigFile.load(path: path, required: true)
         #expect(file.preset == "veryfast" && file.gop == 60)
+        #expect(file.simulcast == false && file.simulcastBitrates == [600_000, 150_000])
+    }
+
+    @Test("simulcast keys: a flag and 1 to 3 bitrates, with a message that says what to write")
+    func simulcastKeys() throws {
+        let file = try BroadcastConfigFile.parse("simulcast: true\nsimulcast_bitrates: [800k, 200000]", source: "s.yaml")
+        #expect(file.simulcast == true && file.simulcastBitrates == [800_000, 200_000])
+        for bad in ["simulcast: yes please", "simulcast_bitrates: 600k", "simulcast_bitrates: [fast]", "simulcast_bitrates: []"] {
+            let error = #expect(throws: BroadcastError.self, "\(bad)") { try BroadcastConfigFile.parse(bad, source: "s.yaml") }
+            #expect(error?.description.contains("s.yaml: 'simulcast") == true, "\(bad): \(String(describing: error))")
+        }
     }
 }

@@ -62,6 +62,28 @@ struct ClientOfferTests {
         #expect(video.remoteSSRC == 2725480445 && video.remoteRTXSSRC == 650998200)
     }
 
+    @Test("a simulcast offer (RFC 8853): send rids best first, the rid extension, no a=ssrc; the answer's recv rids are kept")
+    func simulcastOffer() throws {
+        let offer = SDPNegotiator.makeOffer(local: TestValues.clientTransport, ssrcs: LocalSSRCs(
+            cname: "c", streamID: "s", video: .init(ssrc: 5, trackID: "v", simulcastRIDs: ["f", "h", "q"])))
+        let video = offer.media[0]
+        #expect(video.rids == ["f", "h", "q"].map { RIDDescription(id: $0, direction: .send) })
+        #expect(video.simulcast?.attributeValue == "send f;h;q")
+        #expect(video.extMaps.contains(ExtMap(id: 10, uri: RTPHeaderExtensionURI.rtpStreamID)))
+        #expect(video.primarySSRC == nil && !offer.serialize().contains("a=ssrc:"))
+        let (answer, relaySide) = try SDPNegotiator.answerIngest(offer: SessionDescription.parse(offer.serialize()),
+                                                                 local: TestValues.relayTransport)
+        #expect(relaySide.media[0].rids == ["f", "h", "q"])
+        let accepted = try SDPNegotiator.acceptAnswer(answer: SessionDescription.parse(answer.serialize()), offer: offer)
+        #expect(accepted.media[0].rids == ["f", "h", "q"] && accepted.media[0].extensionID(for: RTPHeaderExtensionURI.rtpStreamID) == 10)
+        // An answer that receives only some layers (or pauses one) gets only those.
+        let partial = answer.serialize().replacing("a=simulcast:recv f;h;q", with: "a=simulcast:recv f;~h")
+        #expect(try SDPNegotiator.acceptAnswer(answer: SessionDescription.parse(partial), offer: offer).media[0].rids == ["f"])
+        // An answer without simulcast: one encoding.
+        let plain = answer.serialize().replacing("a=simulcast:recv f;h;q\r\n", with: "")
+        #expect(try SDPNegotiator.acceptAnswer(answer: SessionDescription.parse(plain), offer: offer).media[0].rids.isEmpty)
+    }
+
     @Test("our offer, answered by our own ingest side, is accepted")
     func loopback() throws {
         let (answer, relaySide) = try SDPNegotiator.answerIngest(offer: offer, local: TestValues.relayTransport)

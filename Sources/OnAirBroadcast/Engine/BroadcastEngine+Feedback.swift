@@ -9,7 +9,7 @@ extension BroadcastEngine {
     func applyFeedback(_ connection: PublishingConnection, now: UInt64) -> Bool {
         let feedback = connection.takeFeedback() ?? FeedbackEvents()
         for (block, arrival) in feedback.reportBlocks {
-            if block.ssrc == connection.video.ssrc {
+            if connection.videoStream(ssrc: block.ssrc) != nil {
                 let rtt = roundTrip.update(reportBlock: block, arrivalNTP: arrival)
                 let link = LinkStatistics(reportBlock: block, clockRate: 90_000, roundTripTime: roundTrip.smoothed ?? rtt)
                 statistics.lossFraction = link.fractionLost
@@ -33,9 +33,10 @@ extension BroadcastEngine {
             controller.handle(transportFeedback: summary, now: now)
         }
         if let bitrate = controller.pollChange(now: now) {
-            pipeline.encoder.reconfigure(bitrate: bitrate)
+            pipeline.setVideoBitrate(bitrate)
         }
-        statistics.targetBitrate = pipeline.encoder.settings.bitrate
+        statistics.targetBitrate = controller.encoderBitrate
+        statistics.layers = pipeline.isSimulcast ? pipeline.activeLayerNames : nil
         statistics.bitrateReason = controller.lastChangeReason.description
         statistics.keyframeRequests += feedback.keyframeRequests
         guard feedback.keyframeRequested else { return false }

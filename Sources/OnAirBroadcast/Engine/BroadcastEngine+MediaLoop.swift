@@ -48,14 +48,14 @@ extension BroadcastEngine {
             } catch {
                 return .failed("\(error)")
             }
-            connection.pacingBitrate = pipeline.encoder.settings.bitrate
+            connection.pacingBitrate = pipeline.videoBitrate
             connection.releasePaced(now: Clocks.monotonic())
             connection.sendReportsIfDue(now: now, cname: cname)
             if applyFeedback(connection, now: now) || pendingKeyframeDue(now: now) { forceKeyframe = true }
             statistics.bytesSent += connection.bytesSent - lastBytes
             lastBytes = connection.bytesSent
-            statistics.retransmittedPackets += connection.video.retransmitted - lastRetransmitted
-            lastRetransmitted = connection.video.retransmitted
+            statistics.retransmittedPackets += connection.videoRetransmitted - lastRetransmitted
+            lastRetransmitted = connection.videoRetransmitted
             statistics.skippedFrames = pipeline.skippedFrames
             status.tick(statistics, now: now)
             connection.sleep(mediaDue: pipeline.nextDue)
@@ -70,11 +70,11 @@ extension BroadcastEngine {
     /// Encodes and sends the due frame; true when it was sent.
     private func sendVideo(_ connection: PublishingConnection, forceKeyframe: Bool) throws -> Bool {
         guard let video = try pipeline.encodeVideo(forceKeyframe: forceKeyframe) else { return false }
-        let packetsBefore = connection.video.packetsSent
-        connection.sendVideo(video.frame, rtpTimestamp: video.rtpTimestamp, mediaTime: video.mediaTime)
-        statistics.videoPackets += connection.video.packetsSent - packetsBefore
+        let packetsBefore = connection.videoPacketsSent
+        connection.sendVideo(video)
+        statistics.videoPackets += connection.videoPacketsSent - packetsBefore
         statistics.videoFrames += 1
-        if video.frame.isKeyframe { statistics.keyframes += 1 }
+        if video.isKeyframe { statistics.keyframes += 1 }
         statistics.captureToSend.record(nanoseconds: Clocks.monotonic() - video.capturedAt)
         return true
     }

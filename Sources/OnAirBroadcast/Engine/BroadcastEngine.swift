@@ -41,8 +41,17 @@ public final class BroadcastEngine: @unchecked Sendable {
         let code: Int32
         do {
             pipeline = try MediaSetup.pipeline(settings)
-            statistics.targetBitrate = settings.videoBitrate
+            // Simulcast: the controller steers the sum of the layers (RFC 8853), the top one's
+            // share up to --max-bitrate.
+            let lower = pipeline.allocator.maximumTotal - settings.maximumBitrate
+            controller = BitrateController(minimum: settings.minimumBitrate, maximum: pipeline.allocator.maximumTotal,
+                                           start: settings.videoBitrate + lower)
+            statistics.targetBitrate = settings.videoBitrate + lower
+            statistics.layers = pipeline.isSimulcast ? pipeline.activeLayerNames : nil
             Console.info("broadcast: \(pipeline.source.summary), H.264 \(settings.preset) \(settings.videoBitrate / 1000) kbit/s"
+                         + (pipeline.isSimulcast ? " + simulcast " + pipeline.layers.dropFirst().map { layer in
+                             "\(layer.rid) \(layer.encoder.settings.width)x\(layer.encoder.settings.height)"
+                                 + " \(layer.encoder.settings.bitrate / 1000)k" }.joined(separator: ", ") : "")
                          + (pipeline.opus == nil ? ", no audio" : ", Opus \(settings.audioBitrate / 1000) kbit/s")
                          + " -> \(settings.whipURL)")
             let end = try await publishWithReconnects()
@@ -117,13 +126,16 @@ public final class BroadcastEngine: @unchecked Sendable {
         let host = URL(string: settings.whipURL)?.host ?? "127.0.0.1"
         let level = H264Level(levelIDC: UInt8(pipeline.encoder.settings.levelIDC)) ?? .level3_1
         let offer = PublishOffer(port: socket.localPort, endpointHost: host, certificate: certificate,
-                                 audio: pipeline.opus != nil, level: level)
+                                 audio: pipeline.opus != nil, level: level,
+                                 simulcastRIDs: pipeline.isSimulcast ? pipeline.layers.map(\.rid) : [])
         let whipSession = try await whip.publish(offer: offer.description.serialize(), to: settings.whipURL, token: settings.token)
         stateFile = BroadcastStateFile.write(directory: settings.stateDirectory, room: settings.room,
                                              location: whipSession.location, whipURL: settings.whipURL)
         let connection: PublishingConnection
         do {
-            connection = try Self.connect(offer: offer, answer: whipSession.answerSDP, socket: socket, level: level)
+            connection = try Self.connect(offer: offer, answer: whipSession.answerSDP, socket: socket, level: level,
+                                          layerRIDs: pipeline.layers.map(\.rid))
+            pipeline.accept(rids: connection.acceptedRIDs)
         } catch {
             await whip.delete(location: whipSession.location, token: settings.token)
             throw error
@@ -143,8 +155,8 @@ public final class BroadcastEngine: @unchecked Sendable {
         return end
     }
 
-    static func connect(offer: PublishOffer, answer: String, socket: UDPSocket, level: H264Level) throws(BroadcastError)
-        -> PublishingConnection {
+    static func connect(offer: PublishOffer, answer: String, socket: UDPSocket, level: H264Level,
+                        layerRIDs: [String] = [""]) throws(BroadcastError) -> PublishingConnection {
         let negotiated: NegotiatedSession
         do {
             let parsed = try SessionDescription.parse(answer)
@@ -165,7 +177,8 @@ public final class BroadcastEngine: @unchecked Sendable {
                 throw BroadcastError(.rejected, "the WHIP answer has no IPv4 UDP candidate")
             }
             let session = try ClientPeerSession(parameters, now: MonoTime.now())
-            return try PublishingConnection(session: session, socket: socket, negotiated: negotiated, ssrcs: offer.ssrcs)
+            return try PublishingConnection(session: session, socket: socket, negotiated: negotiated, ssrcs: offer.ssrcs,
+                                            layerRIDs: layerRIDs)
         } catch let error as BroadcastError {
             throw error
         } catch {

@@ -1,4 +1,5 @@
 import OnAirMedia
+import OnAirRateControl
 
 /// Source → encoders on the output clock: video frame `n` is due at `origin + n / fps`, audio
 /// frame `k` at `origin + k × 20 ms`; their RTP timestamps are those instants on the 90 kHz and
@@ -7,7 +8,10 @@ import OnAirMedia
 /// timeline carry on; the next frame is an IDR).
 final class MediaPipeline {
     let source: BroadcastSource
-    let encoder: H264Encoder
+    /// The video encodings, best first: one without simulcast.
+    let layers: [EncodingLayer]
+    /// Shares the video bitrate among the layers (all of it to the one layer without simulcast).
+    private(set) var allocator: SimulcastAllocator
     let opus: OpusAudioEncoder?
     let framesPerSecond: Int
     private(set) var videoTick: Int64 = 0
@@ -25,11 +29,41 @@ final class MediaPipeline {
     /// the relay's LL-HLS segmenter ask for an IDR once a GOP runs past its time).
     private var lastKeyframeTick: Int64 = 0
 
-    init(source: BroadcastSource, encoder: H264Encoder, opus: OpusAudioEncoder?, framesPerSecond: Int) {
+    /// A layer resumed since the last frame: the next frame is an IDR in every layer.
+    private var layerResumed = false
+
+    init(source: BroadcastSource, layers: [EncodingLayer], allocator: SimulcastAllocator, opus: OpusAudioEncoder?,
+         framesPerSecond: Int) {
+        precondition(!layers.isEmpty && layers.count == allocator.layerCount)
         self.source = source
-        self.encoder = encoder
+        self.layers = layers
+        self.allocator = allocator
         self.opus = opus
         self.framesPerSecond = framesPerSecond
+    }
+
+    /// The top layer's encoder (its size and level describe the broadcast).
+    var encoder: H264Encoder { layers[0].encoder }
+    var isSimulcast: Bool { layers.count > 1 }
+
+    /// Shares `bitrate` (video, bit/s) among the accepted layers.
+    func setVideoBitrate(_ bitrate: Int) {
+        let shares = allocator.allocate(total: bitrate)
+        for (layer, share) in zip(layers, shares) where layer.setBitrate(share) { layerResumed = true }
+    }
+
+    /// The video bitrate the layers use now.
+    var videoBitrate: Int { layers.filter(\.isActive).reduce(0) { $0 + $1.bitrate } }
+
+    /// "f h q" (the layers sending now), for the status line.
+    var activeLayerNames: String { layers.filter(\.isActive).map(\.rid).joined(separator: " ") }
+
+    /// Only the layers the WHIP answer accepted are encoded (all of them without simulcast).
+    func accept(rids: [String]) {
+        for (index, layer) in layers.enumerated() {
+            layer.accepted = rids.isEmpty ? index == 0 : rids.contains(layer.rid)
+        }
+        layerResumed = true
     }
 
     deinit { pcm.deallocate() }
@@ -67,9 +101,9 @@ final class MediaPipeline {
         videoTick += 1
     }
 
-    /// Encodes the due video frame. Returns nil when the source has no picture for it.
-    func encodeVideo(forceKeyframe: Bool) throws
-        -> (frame: EncodedVideoFrame, rtpTimestamp: UInt32, mediaTime: UInt64, capturedAt: UInt64)? {
+    /// Encodes the due video frame in every active layer. Returns nil when the source has no
+    /// picture for it.
+    func encodeVideo(forceKeyframe: Bool) throws -> EncodedPicture? {
         let tick = videoTick
         let due = nextVideoDue
         videoTick += 1
@@ -81,10 +115,17 @@ final class MediaPipeline {
         picture.timestamp90kHz = timestamp
         // Capture = the picture exists (drawn, or decoded and scaled): from here on it is ours.
         picture.capturedAt = Clocks.monotonic()
-        guard let encoded = try encoder.encode(picture, forceKeyframe: forceKeyframe || tick - lastKeyframeTick >= Int64(encoder.settings.gop))
-        else { return nil }
+        let idr = forceKeyframe || layerResumed || tick - lastKeyframeTick >= Int64(encoder.settings.gop)
+        layerResumed = false
+        var encoded = EncodedPicture(frames: [], rtpTimestamp: UInt32(truncatingIfNeeded: timestamp), mediaTime: due,
+                                     capturedAt: picture.capturedAt)
+        for (index, layer) in layers.enumerated() where layer.isActive {
+            let layerPicture = layer.scaler?.scale(picture) ?? picture
+            if let frame = try layer.encoder.encode(layerPicture, forceKeyframe: idr) { encoded.frames.append((index, frame)) }
+        }
+        guard !encoded.frames.isEmpty else { return nil }
         if encoded.isKeyframe { lastKeyframeTick = tick }
-        return (encoded, UInt32(truncatingIfNeeded: timestamp), due, picture.capturedAt)
+        return encoded
     }
 
     /// Encodes the due 20 ms of audio.

@@ -1,4 +1,5 @@
 import OnAirMedia
+import OnAirRateControl
 
 /// Opens the input and builds the encoders for it: sizes and rates default to the input's own
 /// (files), or 1280x720 at 30 fps (test pattern, camera); the H.264 level follows from them.
@@ -28,16 +29,28 @@ enum MediaSetup {
             source = DecodedSource(input: input, width: size.width, height: size.height, framesPerSecond: fps, loops: false,
                                    summary: "camera \(device) \(size.width)x\(size.height)@\(fps)")
         }
-        var encoderSettings = H264EncoderSettings(width: source.width, height: source.height, framesPerSecond: fps,
-                                                  bitrate: settings.videoBitrate, vbvBufferSeconds: settings.vbvBufferSeconds,
-                                                  gop: settings.gop ?? fps * 2, preset: settings.preset)
-        encoderSettings.levelIDC = encoderSettings.minimumLevelIDC
-        let encoder: H264Encoder
+        let gop = settings.gop ?? fps * 2
+        let ladder = settings.simulcast ? SimulcastLadder(width: source.width, height: source.height,
+                                                          lowerBitrates: settings.simulcastBitrates) : SimulcastLadder.single
+        var layers: [EncodingLayer] = []
         do {
-            encoder = try H264Encoder(encoderSettings)
+            for (index, rung) in ladder.rungs.enumerated() {
+                let size = ladder.size(of: index, width: source.width, height: source.height)
+                var encoderSettings = H264EncoderSettings(
+                    width: size.width, height: size.height, framesPerSecond: fps,
+                    bitrate: index == 0 ? settings.videoBitrate : rung.bitrate, vbvBufferSeconds: settings.vbvBufferSeconds,
+                    // Lower layers' IDRs come only with the top layer's (forced in step by the pipeline).
+                    gop: index == 0 ? gop : gop * 100, preset: settings.preset)
+                encoderSettings.levelIDC = encoderSettings.minimumLevelIDC
+                let scaler = index == 0 ? nil : try PictureScaler(from: source.width, source.height, to: size.width, size.height)
+                layers.append(EncodingLayer(rid: rung.rid, encoder: try H264Encoder(encoderSettings), scaler: scaler))
+            }
         } catch {
             throw BroadcastError(.usage, error.description)
         }
+        let lower = ladder.rungs.dropFirst().map(\.bitrate)
+        let allocator = SimulcastAllocator(lowerBitrates: lower, topMinimum: lower.first ?? 0,
+                                           topMaximum: settings.maximumBitrate)
         var opus: OpusAudioEncoder?
         if settings.audio {
             do {
@@ -46,7 +59,9 @@ enum MediaSetup {
                 throw BroadcastError(.usage, "\(error.description) (check --audio-bitrate: 6k...510k)")
             }
         }
-        return MediaPipeline(source: source, encoder: encoder, opus: opus, framesPerSecond: fps)
+        let pipeline = MediaPipeline(source: source, layers: layers, allocator: allocator, opus: opus, framesPerSecond: fps)
+        pipeline.setVideoBitrate(settings.videoBitrate + lower.reduce(0, +))
+        return pipeline
     }
 
     private static func open(_ source: MediaInputSource, audio: Bool) throws(BroadcastError) -> MediaInput {

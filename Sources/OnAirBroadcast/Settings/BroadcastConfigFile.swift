@@ -19,11 +19,14 @@ public struct BroadcastConfigFile: Sendable, Equatable {
     public var audio: Bool?
     public var reconnectAttempts: Int?
     public var logInterval: Double?
+    public var simulcast: Bool?
+    public var simulcastBitrates: [Int]?
 
     public init() {}
 
     static let keys: Set<String> = ["relay", "token", "size", "fps", "video_bitrate", "min_bitrate", "max_bitrate", "gop",
-                                    "preset", "vbv_seconds", "audio_bitrate", "audio", "reconnect_attempts", "log_interval"]
+                                    "preset", "vbv_seconds", "audio_bitrate", "audio", "reconnect_attempts", "log_interval",
+                                    "simulcast", "simulcast_bitrates"]
 
     /// Reads `path`; a missing default file is fine, a missing named file is not.
     public static func load(path: String, required: Bool) throws(BroadcastError) -> BroadcastConfigFile {
@@ -64,6 +67,19 @@ public struct BroadcastConfigFile: Sendable, Equatable {
         }
         file.reconnectAttempts = try integer(map, "reconnect_attempts", source)
         file.logInterval = try number(map, "log_interval", source)
+        if let value = map["simulcast"] {
+            guard let flag = value as? Bool else { throw BroadcastError(.usage, "\(source): 'simulcast' must be true or false") }
+            file.simulcast = flag
+        }
+        if let value = map["simulcast_bitrates"] {
+            let items = value as? [Any] ?? []
+            let bitrates = items.compactMap { item in (item as? Int).flatMap { $0 >= 1000 ? $0 : nil } ?? (item as? String).flatMap(BitrateText.parse) }
+            guard !items.isEmpty, items.count <= 3, bitrates.count == items.count else {
+                throw BroadcastError(.usage, "\(source): 'simulcast_bitrates' must list 1 to 3 bitrates like [600k, 150k] "
+                                     + "(half size, quarter size, ...)")
+            }
+            file.simulcastBitrates = bitrates
+        }
         return file
     }
 

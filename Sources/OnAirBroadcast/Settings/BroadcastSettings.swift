@@ -36,6 +36,10 @@ public struct BroadcastSettings: Sendable {
     public var stateDirectory: String
     /// Seconds without a datagram from the endpoint before the session counts as lost.
     public var silenceTimeout: Double = 6
+    /// RFC 8853 simulcast: the full picture plus smaller encodings (``SimulcastLadder``).
+    public var simulcast = false
+    /// Bit/s of the half-size, quarter-size, ... encodings when simulcasting.
+    public var simulcastBitrates = [600_000, 150_000]
 
     public init(room: String, whipURL: String, token: String? = nil, input: InputChoice = .testPattern,
                 size: (width: Int, height: Int)? = nil, framesPerSecond: Int? = nil, videoBitrate: Int = 2_500_000,

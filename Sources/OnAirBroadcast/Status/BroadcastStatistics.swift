@@ -18,6 +18,8 @@ struct BroadcastStatistics {
     var roundTripTime: Double?
     var cumulativeLost: Int64 = 0
     var targetBitrate = 0
+    /// Simulcast: the layers sending now ("f h q"); nil without simulcast.
+    var layers: String?
     var bitrateReason = "start"
     /// Capture (picture produced) to first packet on the wire, per frame, in nanoseconds.
     var captureToSend = LatencyHistogram()

@@ -13,7 +13,7 @@ struct PacketPacer: ~Copyable {
     let capacity: Int
     private let storage: UnsafeMutableRawPointer
     private let lengths: UnsafeMutablePointer<Int>
-    private let markers: UnsafeMutablePointer<(timestamp: UInt32, mediaTime: UInt64, enqueuedAt: UInt64)>
+    private let markers: UnsafeMutablePointer<(stream: Int, timestamp: UInt32, mediaTime: UInt64, enqueuedAt: UInt64)>
     private var head = 0
     private(set) var count = 0
     /// Bytes waiting in the queue.
@@ -34,7 +34,7 @@ struct PacketPacer: ~Copyable {
         lengths = .allocate(capacity: capacity)
         lengths.initialize(repeating: 0, count: capacity)
         markers = .allocate(capacity: capacity)
-        markers.initialize(repeating: (0, 0, 0), count: capacity)
+        markers.initialize(repeating: (0, 0, 0, 0), count: capacity)
     }
 
     deinit {
@@ -46,7 +46,9 @@ struct PacketPacer: ~Copyable {
     var isEmpty: Bool { count == 0 }
 
     /// Queues a clear packet; false (nothing queued) when full or too large.
-    mutating func enqueue(_ packet: UnsafeRawBufferPointer, rtpTimestamp: UInt32, mediaTime: UInt64, now: UInt64) -> Bool {
+    /// `stream` tells the caller at release which of its RTP streams (simulcast layers) it is.
+    mutating func enqueue(_ packet: UnsafeRawBufferPointer, stream: Int = 0, rtpTimestamp: UInt32, mediaTime: UInt64,
+                          now: UInt64) -> Bool {
         guard count < capacity, packet.count <= Self.slotBytes else {
             overflows += 1
             return false
@@ -54,7 +56,7 @@ struct PacketPacer: ~Copyable {
         let slot = (head + count) % capacity
         UnsafeMutableRawBufferPointer(start: storage + slot * Self.slotBytes, count: packet.count).copyMemory(from: packet)
         lengths[slot] = packet.count
-        markers[slot] = (rtpTimestamp, mediaTime, now)
+        markers[slot] = (stream, rtpTimestamp, mediaTime, now)
         count += 1
         queuedBytes += packet.count
         return true
@@ -64,7 +66,8 @@ struct PacketPacer: ~Copyable {
     /// after the packet, which the caller may protect in place) and the packet's length,
     /// advancing the release clock by its size at the pacing rate.
     mutating func release(now: UInt64, bitrate: Int,
-                          _ send: (UnsafeMutableRawBufferPointer, _ length: Int, _ rtpTimestamp: UInt32, _ mediaTime: UInt64) -> Void) {
+                          _ send: (UnsafeMutableRawBufferPointer, _ length: Int, _ stream: Int, _ rtpTimestamp: UInt32,
+                                   _ mediaTime: UInt64) -> Void) {
         if nextRelease < now { nextRelease = now }
         let rate = pacingFactor * Double(max(bitrate, 100_000))
         // Due by the pacing clock, or overdue: held `maximumQueueDelay` already.
@@ -73,7 +76,7 @@ struct PacketPacer: ~Copyable {
             let slot = head
             let length = lengths[slot]
             send(UnsafeMutableRawBufferPointer(start: storage + slot * Self.slotBytes, count: Self.slotBytes), length,
-                 markers[slot].timestamp, markers[slot].mediaTime)
+                 markers[slot].stream, markers[slot].timestamp, markers[slot].mediaTime)
             head = (head + 1) % capacity
             count -= 1
             queuedBytes -= length

@@ -14,7 +14,9 @@ struct PublishOffer {
 
     /// - Parameter level: the H.264 level our picture size and rate need (ITU-T H.264 Table A-1),
     ///   offered with Constrained Baseline, the profile every WebRTC receiver decodes.
-    init(port: UInt16, endpointHost: String, certificate: DTLSCertificate, audio: Bool, level: H264Level) {
+    /// - Parameter simulcastRIDs: the layers' rids, best first (RFC 8853); empty for one encoding.
+    init(port: UInt16, endpointHost: String, certificate: DTLSCertificate, audio: Bool, level: H264Level,
+         simulcastRIDs: [String] = []) {
         let credentials = ClientPeerSessionParameters.generateCredentials()
         ufrag = credentials.ufrag
         password = credentials.password
@@ -25,7 +27,7 @@ struct PublishOffer {
                                    iceLite: false, sessionID: SecureRandom.uint64() >> 2)
         ssrcs = LocalSSRCs(cname: "onair-" + String(SecureRandom.uint32(), radix: 36), streamID: "onair-broadcast",
                            audio: audio ? .init(ssrc: SecureRandom.uint32(), trackID: "audio") : nil,
-                           video: .init(ssrc: SecureRandom.uint32(), trackID: "video"))
+                           video: .init(ssrc: SecureRandom.uint32(), trackID: "video", simulcastRIDs: simulcastRIDs))
         description = SDPNegotiator.makeOffer(local: local, ssrcs: ssrcs,
                                               videoProfileLevelID: H264ProfileLevelID(profile: .constrainedBaseline, level: level))
     }

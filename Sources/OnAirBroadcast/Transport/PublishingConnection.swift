@@ -1,3 +1,4 @@
+import OnAirCrypto
 import OnAirMedia
 import OnAirPayload
 import OnAirRTP
@@ -15,7 +16,11 @@ import OnAirWire
 final class PublishingConnection {
     let session: ClientPeerSession
     let socket: UDPSocket
+    /// The best video encoding the answer accepted (the only one without simulcast).
     let video: RTPStreamSender
+    /// One sender per pipeline layer (``MediaPipeline/layers``, best first), nil for a layer
+    /// the answer did not accept; each simulcast layer is an SSRC of its own (RFC 8853 §5.2).
+    let videoLayers: [RTPStreamSender?]
     let audio: RTPStreamSender?
     private(set) var feedback = FeedbackEvents()
     /// Transport-wide sequence numbers (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2)
@@ -34,14 +39,27 @@ final class PublishingConnection {
     /// how the engine notices a vanished endpoint long before RFC 7675's 30 s consent expiry.
     private(set) var lastHeard = MonoTime.now()
 
-    init(session: ClientPeerSession, socket: UDPSocket, negotiated: NegotiatedSession, ssrcs: LocalSSRCs) throws(BroadcastError) {
+    /// - Parameter layerRIDs: the pipeline's layers, best first ([""] without simulcast).
+    init(session: ClientPeerSession, socket: UDPSocket, negotiated: NegotiatedSession, ssrcs: LocalSSRCs,
+         layerRIDs: [String] = [""]) throws(BroadcastError) {
         self.session = session
         self.socket = socket
         guard let videoMedia = negotiated.media(of: .video), let videoTrack = ssrcs.video else {
             throw BroadcastError(.rejected, "the WHIP answer did not accept our H.264 video")
         }
-        video = RTPStreamSender(ssrc: videoTrack.ssrc, payloadType: videoMedia.codec.payloadType, clockRate: 90_000,
-                                extensions: RTPExtensionIDs(videoMedia), mid: videoMedia.mid, historyPackets: 1024)
+        let extensions = RTPExtensionIDs(videoMedia)
+        var ssrc = videoTrack.ssrc
+        videoLayers = layerRIDs.enumerated().map { index, rid in
+            guard videoMedia.rids.isEmpty ? index == 0 : videoMedia.rids.contains(rid) else { return nil }
+            defer { ssrc = SecureRandom.uint32() }
+            return RTPStreamSender(ssrc: ssrc, payloadType: videoMedia.codec.payloadType, clockRate: 90_000,
+                                   extensions: extensions, mid: videoMedia.mid, rid: videoMedia.rids.isEmpty ? "" : rid,
+                                   historyPackets: 1024)
+        }
+        guard let best = videoLayers.compactMap({ $0 }).first else {
+            throw BroadcastError(.rejected, "the WHIP answer accepted none of our simulcast layers")
+        }
+        video = best
         if let audioMedia = negotiated.media(of: .audio), let audioTrack = ssrcs.audio {
             audio = RTPStreamSender(ssrc: audioTrack.ssrc, payloadType: audioMedia.codec.payloadType, clockRate: 48_000,
                                     extensions: RTPExtensionIDs(audioMedia), mid: audioMedia.mid, historyPackets: 0)
@@ -64,20 +82,24 @@ final class PublishingConnection {
     /// How long video sent now would wait in the pacer (monotonic ns).
     func pacerDelay(now: UInt64) -> UInt64 { pacer.queueDelay(now: now, bitrate: pacingBitrate) }
 
-    /// RFC 6184 packetization of one access unit: all packets share its timestamp, the marker
-    /// bit ends it (§5.1). Packets go through the pacer; the first leaves at once.
-    func sendVideo(_ frame: EncodedVideoFrame, rtpTimestamp: UInt32, mediaTime: UInt64) {
+    /// RFC 6184 packetization of one access unit per layer: all packets share its timestamp,
+    /// the marker bit ends it (§5.1). Packets go through the pacer; the first leaves at once.
+    func sendVideo(_ picture: EncodedPicture) {
         guard let destination = session.remoteAddress, session.canSendMedia else { return }
-        let headerLength = video.headerLength
         let now = Clocks.monotonic()
-        packetizer.packetize(frame.nalUnits, into: &packet, at: headerLength) { buffer, payloadLength, isLast in
-            buffer.withUnsafeMutableBytes { raw in
-                _ = video.writeHeader(into: raw, marker: isLast, mediaTimestamp: rtpTimestamp, transportSequence: 0, absSendTime: 0)
-                let length = headerLength + payloadLength
-                if !pacer.enqueue(UnsafeRawBufferPointer(rebasing: raw[0..<length]), rtpTimestamp: rtpTimestamp, mediaTime: mediaTime,
-                                  now: now) {
-                    transmit(video, buffer: raw, length: length, rtpTimestamp: rtpTimestamp, mediaTime: mediaTime, now: now,
-                             to: destination)
+        for (layer, frame) in picture.frames {
+            guard let stream = videoLayers[layer] else { continue }
+            let headerLength = stream.headerLength
+            packetizer.packetize(frame.nalUnits, into: &packet, at: headerLength) { buffer, payloadLength, isLast in
+                buffer.withUnsafeMutableBytes { raw in
+                    _ = stream.writeHeader(into: raw, marker: isLast, mediaTimestamp: picture.rtpTimestamp, transportSequence: 0,
+                                           absSendTime: 0)
+                    let length = headerLength + payloadLength
+                    if !pacer.enqueue(UnsafeRawBufferPointer(rebasing: raw[0..<length]), stream: layer,
+                                      rtpTimestamp: picture.rtpTimestamp, mediaTime: picture.mediaTime, now: now) {
+                        transmit(stream, buffer: raw, length: length, rtpTimestamp: picture.rtpTimestamp,
+                                 mediaTime: picture.mediaTime, now: now, to: destination)
+                    }
                 }
             }
         }
@@ -87,10 +109,23 @@ final class PublishingConnection {
     /// Sends the queued video packets whose pacing time has come.
     func releasePaced(now: UInt64) {
         guard !pacer.isEmpty, let destination = session.remoteAddress, session.canSendMedia else { return }
-        pacer.release(now: now, bitrate: pacingBitrate) { slot, length, rtpTimestamp, mediaTime in
-            transmit(video, buffer: slot, length: length, rtpTimestamp: rtpTimestamp, mediaTime: mediaTime, now: now,
+        pacer.release(now: now, bitrate: pacingBitrate) { slot, length, layer, rtpTimestamp, mediaTime in
+            guard let stream = videoLayers[layer] else { return }
+            transmit(stream, buffer: slot, length: length, rtpTimestamp: rtpTimestamp, mediaTime: mediaTime, now: now,
                      to: destination)
         }
+    }
+
+    /// The simulcast rids the answer accepted (empty without simulcast).
+    var acceptedRIDs: [String] { videoLayers.compactMap { $0?.rid }.filter { !$0.isEmpty } }
+
+    /// Video packets sent and retransmitted, all layers.
+    var videoPacketsSent: UInt64 { videoLayers.reduce(0) { $0 + ($1?.packetsSent ?? 0) } }
+    var videoRetransmitted: UInt64 { videoLayers.reduce(0) { $0 + ($1?.retransmitted ?? 0) } }
+
+    /// The video sender of `ssrc`, any layer.
+    func videoStream(ssrc: UInt32) -> RTPStreamSender? {
+        videoLayers.first { $0?.ssrc == ssrc } ?? nil
     }
 
     /// RFC 7587: one Opus packet per RTP packet, timestamp in 48 kHz samples, marker unused
@@ -129,7 +164,7 @@ final class PublishingConnection {
     /// RFC 4585 §6.2.1 Generic NACK: resend what we still have, as it was (same sequence number,
     /// re-encrypted: SRTP's index is the packet's own, RFC 3711 §3.3.1).
     private func retransmit(_ nack: GenericNACK) {
-        guard nack.mediaSSRC == video.ssrc, let destination = session.remoteAddress else { return }
+        guard let video = videoStream(ssrc: nack.mediaSSRC), let destination = session.remoteAddress else { return }
         for number in nack.lostSequenceNumbers {
             _ = video.withHistoryPacket(number) { clear in
                 packet.withUnsafeMutableBytes { raw in
@@ -182,10 +217,10 @@ final class PublishingConnection {
         let arrival = NTPTime(unixNanoseconds: Clocks.realtime())
         for item in packets {
             switch item {
-            case .pictureLossIndication(let pli) where pli.mediaSSRC == video.ssrc:
+            case .pictureLossIndication(let pli) where videoStream(ssrc: pli.mediaSSRC) != nil:
                 feedback.keyframeRequested = true
                 feedback.keyframeRequests += 1
-            case .fullIntraRequest(let fir) where fir.entries.contains { $0.ssrc == video.ssrc }:
+            case .fullIntraRequest(let fir) where fir.entries.contains { videoStream(ssrc: $0.ssrc) != nil }:
                 feedback.keyframeRequested = true
                 feedback.keyframeRequests += 1
             case .genericNACK(let nack):
@@ -219,7 +254,7 @@ final class PublishingConnection {
         guard now >= nextReportAt, session.canSendMedia, let destination = session.remoteAddress else { return }
         nextReportAt = now + UInt64.random(in: 500_000_000...1_500_000_000)
         let wallClock = Clocks.realtime()
-        for stream in [video, audio].compactMap({ $0 }) {
+        for stream in videoLayers.compactMap({ $0 }) + [audio].compactMap({ $0 }) {
             guard let report = stream.senderReport(wallClock: wallClock, now: now) else { continue }
             let compound = RTCPCompoundBuilder.serialize([
                 .senderReport(report), .sourceDescription(SourceDescription(ssrc: stream.ssrc, cname: cname)),
