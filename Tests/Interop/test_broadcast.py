@@ -406,3 +406,50 @@ def test_second_broadcast_to_live_room_exits_5(broadcast_bin, relay, procs, tmp_
     first.signal(signal.SIGINT)
     assert first.wait(15) is not None, "broadcast did not exit within 15 s of SIGINT"
     assert_exit(first, 0)
+
+
+def stream_layers(relay) -> list[dict]:
+    with urllib.request.urlopen(f"{relay.base_url}/api/streams/{ROOM}", timeout=2) as response:
+        return json.load(response).get("layers", [])
+
+
+def test_simulcast_through_relay_to_whep_viewer(broadcast_bin, relay, procs, tmp_path):
+    """`broadcast --simulcast` (RFC 8853) -> our relay: every layer received at its size (f
+    1280x720, h 640x360, q 320x180, each its own SSRC named by its rid), the biggest
+    forwarded, and an aiortc WHEP viewer decodes it with barcodes intact."""
+    if not relay.streams_api:
+        pytest.skip(f"needs GET /api/streams (target {relay.target})")
+    stats_path = tmp_path / "stats.json"
+    process = start_broadcast(procs, "broadcast", "start", "--room", ROOM, "--relay", relay.base_url, "--simulcast",
+                              "--size", "1280x720", "--fps", PATTERN_FPS, "--preset", "ultrafast",
+                              "--stats-json", stats_path, env_token=relay.publish_token)
+    wait_until(lambda: room_live(relay), 20, "live at the relay", process)
+    expected = {"f": (1280, 720), "h": (640, 360), "q": (320, 180)}
+
+    def all_layers() -> bool:
+        seen = {layer["rid"]: layer for layer in stream_layers(relay) if layer["active"]}
+        return all(rid in seen and (seen[rid]["width"], seen[rid]["height"]) == size and seen[rid]["fps"] > 0
+                   for rid, size in expected.items())
+    wait_until(all_layers, 10, "every simulcast layer listed with its size", process)
+    layers = stream_layers(relay)
+
+    loop, viewer = BackgroundLoop(), WhepViewer(relay.whep_url(ROOM))
+    try:
+        loop.run(viewer.start())
+        wait_until(lambda: loop.call(lambda: viewer.video.frames) > 0, 15, "a frame decoded by the viewer", process)
+        time.sleep(WATCH_SECONDS)
+        process.signal(signal.SIGINT)
+        assert process.wait(15) is not None, "broadcast did not exit within 15 s of SIGINT"
+        video = loop.call(viewer.video.summary)
+        loop.run(viewer.stop())
+    finally:
+        loop.close()
+    assert_exit(process, 0)
+    stats = read_stats(stats_path)
+    print(f"\nbroadcast --simulcast -> relay: layers {[(l['rid'], l['width'], l['height'], l['bitrate_kbps'], l['fps'], l['forwarded']) for l in layers]}; "
+          f"viewer {video['frames']} frames {video['sizes']}, glass-to-glass p50 {video['latency_p50_ms']} ms; stats {stats}")
+    assert len({layer["ssrc"] for layer in layers}) == len(layers) == 3, layers
+    assert [layer["rid"] for layer in layers if layer["forwarded"]] == ["f"], layers
+    assert video["barcode_error"] is None and video["barcodes"] >= MIN_BARCODES * video["frames"], video
+    assert video["sizes"] == [(1280, 720)], video["sizes"]
+    assert video["frames"] >= 0.8 * int(PATTERN_FPS) * WATCH_SECONDS, video
