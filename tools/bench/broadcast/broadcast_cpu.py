@@ -344,7 +344,7 @@ class Run:
 
 def run_ours(args, case: Case, clip: Path, relay: Relay, workdir: Path, serial: int, who: str = "ours") -> Run:
     """`broadcast start` (or the --candidate build, `who` = "candidate") on `clip`."""
-    binary = args.broadcast if who == "ours" else args.candidate
+    binary = args.candidate if who == "candidate" else args.broadcast
     stats_path = workdir / f"{who}-{serial}.json"
     bitrate = f"{case.bitrate_kbps}k"
     # min = max = start bitrate: congestion control must not move the encoder's target, or the
@@ -353,7 +353,7 @@ def run_ours(args, case: Case, clip: Path, relay: Relay, workdir: Path, serial: 
         binary, "start", "--room", f"bench{serial}", "--relay", relay.url, "--input", str(clip),
         "--video-bitrate", bitrate, "--min-bitrate", bitrate, "--max-bitrate", bitrate,
         "--preset", PRESET, "--gop", str(GOP), "--audio-bitrate", AUDIO_BITRATE,
-        "--duration", str(args.duration), "--stats-json", str(stats_path)]
+        "--duration", str(args.duration), "--stats-json", str(stats_path)] + (["--simulcast"] if who == "simulcast" else [])
     env = {**os.environ, "ONAIR_BROADCAST_TOKEN": TOKEN}
     env.pop("ONAIR_BROADCAST_CONFIG", None)
     load_before = os.getloadavg()[0]
@@ -489,6 +489,24 @@ def summary_table(cases: list[Case], runs: list[Run], duration: float, who: str 
     return "\n".join(lines)
 
 
+def simulcast_table(cases: list[Case], runs: list[Run]) -> str:
+    """One row per case: `--simulcast` (the top layer at the case's bitrate plus half and
+    quarter size layers) against the single encode, CPU over the same wall time."""
+    header = "| case | single % core | simulcast % core | simulcast / single | target <= 1.4 | kbit/s single / simulcast |"
+    lines = [header, "|---|---|---|---|---|---|"]
+    for case in cases:
+        single = [run for run in runs if run.case == case and run.who == "ours"]
+        layered = [run for run in runs if run.case == case and run.who == "simulcast"]
+        if not single or not layered:
+            continue
+        ratio = mean([run.measured.steady_percent for run in layered]) / mean([run.measured.steady_percent for run in single])
+        lines.append(f"| {case.name} | {mean([run.measured.steady_percent for run in single]):.1f} "
+                     f"| {mean([run.measured.steady_percent for run in layered]):.1f} | {ratio:.3f} "
+                     f"| {'met' if ratio <= 1.4 else 'MISSED'} "
+                     f"| {mean([run.kbps_sent for run in single]):.0f} / {mean([run.kbps_sent for run in layered]):.0f} |")
+    return "\n".join(lines)
+
+
 def parse_cases(text: str) -> list[Case]:
     cases = []
     for item in text.split(","):
@@ -526,6 +544,8 @@ def main() -> int:
     parser.add_argument("--realtime", action="store_true",
                         help="run broadcast, ffmpeg and the relay as SCHED_RR priority 1 (`chrt -r 1`): on a shared "
                              "machine they then get their CPU when due instead of skipping frames (default: off)")
+    parser.add_argument("--simulcast", action="store_true",
+                        help="compare `broadcast --simulcast` (3 layers for 720p) with the single encode instead of ffmpeg")
     parser.add_argument("--threads", action="store_true", help="print each run's threads by CPU")
     parser.add_argument("--json", help="also write every run's figures here")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs, stats JSON)")
@@ -563,7 +583,7 @@ def main() -> int:
     try:
         for rep in range(args.reps):
             for case in cases:
-                order = ["ours", "ffmpeg"] + (["candidate"] if args.candidate else [])
+                order = ["ours", "simulcast"] if args.simulcast else ["ours", "ffmpeg"] + (["candidate"] if args.candidate else [])
                 for who in order if rep % 2 == 0 else reversed(order):
                     serial += 1
                     if who != "ffmpeg":
@@ -582,7 +602,10 @@ def main() -> int:
     print(f"\n{args.reps} repetition(s), {args.duration:g} s each, steady state after {args.warmup:g} s, "
           f"source {args.source}{', SCHED_RR' if args.realtime else ''}; % core = steady-state CPU / wall x 100; "
           f"CPU ms/frame = whole-process CPU / frames sent\n")
-    print(summary_table(cases, runs, args.duration))
+    if args.simulcast:
+        print(simulcast_table(cases, runs))
+    else:
+        print(summary_table(cases, runs, args.duration))
     if args.candidate:
         print(f"\ncandidate: {args.candidate}\n")
         print(summary_table(cases, runs, args.duration, "candidate"))
