@@ -41,10 +41,11 @@ class Relay:
     streams_api: bool       # GET /api/streams/{room} -> JSON
     checks_token: bool      # WHIP without the Bearer token is refused
     cors: bool              # answers CORS preflights, so pages from other origins can POST
+    host: str = "127.0.0.1"  # the address peers use (a network-lab address for a relay in a namespace)
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.http_port}"
+        return f"http://{self.host}:{self.http_port}"
 
     def whip_url(self, room: str) -> str:
         return f"{self.base_url}/whip/{room}"
@@ -59,11 +60,15 @@ def _require_binary(path: Path, hint: str) -> None:
 
 
 def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dict | None = None,
-                 name: str = "relay", ports: tuple[int, int] | None = None) -> Relay:
+                 name: str = "relay", ports: tuple[int, int] | None = None,
+                 netns: str | None = None, address: str | None = None) -> Relay:
     """Starts the relay under test on free 127.0.0.1 ports and waits until its HTTP port
     accepts connections. THE one place that knows each relay's command line. `extra_env`
     adds ONAIR_* settings (e.g. webhooks); `name` tells a restarted relay's log apart; `ports`
-    (http, udp) restarts a relay where an earlier one was."""
+    (http, udp) restarts a relay where an earlier one was. `netns` runs it in a network-lab
+    namespace (tools/netlab), listening on every address there and advertising `address`."""
+    if netns and (target != "onair" or not address):
+        raise ValueError("a relay in a lab namespace: our relay only, with its lab address")
     http_port = ports[0] if ports else free_port(socket.SOCK_STREAM)
     if target == "pion":
         binary = Path(os.environ.get("ONAIR_REFPEER_BIN", "/tmp/refpeer/bin/relay"))
@@ -81,15 +86,16 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dic
     udp_port = ports[1] if ports else free_port(socket.SOCK_DGRAM)
     # `relay serve` on loopback defaults; ports and the publish token come in as ONAIR_*
     # environment variables (documented in config/relay.yaml).
-    argv = [str(binary), "serve", "--log-level", "debug"]
-    env = {**os.environ, "ONAIR_HTTP_HOST": "127.0.0.1", "ONAIR_HTTP_PORT": str(http_port),
-           "ONAIR_MEDIA_BIND": "127.0.0.1", "ONAIR_UDP_PORT": str(udp_port), "ONAIR_PUBLISH_TOKEN": PUBLISH_TOKEN,
-           **(extra_env or {})}
+    argv = [*(["ip", "netns", "exec", netns] if netns else []), str(binary), "serve", "--log-level", "debug"]
+    bind = "0.0.0.0" if netns else "127.0.0.1"
+    env = {**os.environ, "ONAIR_HTTP_HOST": bind, "ONAIR_HTTP_PORT": str(http_port),
+           "ONAIR_MEDIA_BIND": bind, "ONAIR_UDP_PORT": str(udp_port), "ONAIR_PUBLISH_TOKEN": PUBLISH_TOKEN,
+           **({"ONAIR_ADVERTISED_ADDRESSES": address} if netns else {}), **(extra_env or {})}
     process = procs.start(name, argv, timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir), env=env)
-    wait_for_tcp(http_port, 20, process)
+    wait_for_tcp(http_port, 20, process, netns=netns)
     return Relay("onair", http_port, udp_port, PUBLISH_TOKEN, process, deletes_sessions=True, signals_end=True,
                  offline_409=True, serves_room_page=True, streams_api=True, checks_token=True,
-                 cors=True)
+                 cors=True, host=address or "127.0.0.1")
 
 
 # -- fixtures ---------------------------------------------------------------------------

@@ -20,7 +20,16 @@ REPO = INTEROP_DIR.parents[1]
 PEERS_DIR = INTEROP_DIR / "peers"
 WEB_DIR = INTEROP_DIR / "web"
 ROOM_PAGE = REPO / "Sources" / "OnAirRelay" / "Web" / "room.html"
+NETLAB_DIR = REPO / "tools" / "netlab"
 PYTHON = sys.executable  # the venv that runs pytest also runs the aiortc peers
+
+
+def netlab():
+    """The network lab module, tools/netlab/netlab.py (namespaces, tbf, nftables)."""
+    if str(NETLAB_DIR) not in sys.path:
+        sys.path.insert(0, str(NETLAB_DIR))
+    import netlab as module
+    return module
 
 
 def free_port(kind: int = socket.SOCK_STREAM) -> int:
@@ -44,29 +53,43 @@ def free_ports(count: int, kind: int = socket.SOCK_STREAM) -> list[int]:
             s.close()
 
 
-def wait_for_tcp(port: int, timeout: float, process: "ManagedProcess | None" = None) -> None:
+def _connect(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+        pass
+
+
+def wait_for_tcp(port: int, timeout: float, process: "ManagedProcess | None" = None,
+                 netns: str | None = None) -> None:
+    """Waits until 127.0.0.1:port accepts connections (inside network namespace `netns`)."""
     deadline = time.monotonic() + timeout
+    where = f" in {netns}" if netns else ""
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
             tail = "\n".join(process.log_text().splitlines()[-30:])
-            raise RuntimeError(f"{process.name} exited with {process.returncode} before listening on {port}:\n{tail}")
+            raise RuntimeError(f"{process.name} exited with {process.returncode} before listening on "
+                               f"{port}{where}:\n{tail}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
+            if netns:
+                netlab().in_netns(netns, _connect, port)
+            else:
+                _connect(port)
+            return
         except OSError:
             time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port}{where} after {timeout}s")
 
 
 class ManagedProcess:
     """A subprocess with a hard timeout. stdout lines that parse as JSON objects are kept as
-    events; everything (stdout and stderr) also goes to a log file."""
+    events, the others in `lines` with their arrival (wall) time; everything (stdout and
+    stderr) also goes to a log file."""
 
     def __init__(self, name: str, argv: list[str], log_dir: Path, timeout: float,
                  env: dict | None = None, cwd: str | None = None):
         self.name, self.argv, self.timeout = name, argv, timeout
         self.log_path = log_dir / f"{name}.log"
         self.events: list[dict] = []
+        self.lines: list[tuple[float, str]] = []  # (time.time(), text) of non-JSON stdout lines
         self._cond = threading.Condition()
         self._log = open(self.log_path, "w", buffering=1)
         self._log.write(f"$ {' '.join(argv)}\n")
@@ -93,6 +116,7 @@ class ManagedProcess:
                 try:
                     event = json.loads(line)
                 except ValueError:
+                    self.lines.append((time.time(), line.rstrip("\n")))
                     continue
                 if isinstance(event, dict):
                     with self._cond:

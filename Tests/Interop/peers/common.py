@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import sys
 import time
@@ -18,8 +19,10 @@ T0 = time.monotonic()
 
 def allow_loopback() -> None:
     """aioice drops loopback addresses from its host candidates; our tests run on
-    127.0.0.1 only, so offer exactly that (PEERS.md)."""
-    aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=True: ["127.0.0.1"]
+    127.0.0.1 only, so offer exactly that (PEERS.md). In a network-lab namespace
+    ONAIR_ICE_HOST gives the address(es) to offer instead (comma list, e.g. 198.18.0.10)."""
+    addresses = [a.strip() for a in os.environ.get("ONAIR_ICE_HOST", "127.0.0.1").split(",") if a.strip()]
+    aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=True: list(addresses)
 
 
 def emit(event: str, **fields) -> None:

@@ -11,6 +11,12 @@ SIGTERM; then DELETEs its session and prints one final JSON "report" line, e.g.
  "width": 640, "height": 480, "audio_frames": 300, "first_frame_ms": 420, "ended": "track-ended", ...}
 
   whep_viewer.py --url http://127.0.0.1:8080/whep/42 --duration 20
+
+--frames-log PATH writes one line per decoded video frame, "<arrival wall time, s>
+<capture ms from the test pattern's barcode, or -> <capture ms from the sender's RTCP
+sender reports, or ->" (testpattern.py; SenderClock), for judging frame rate, freezes and
+glass-to-glass latency afterwards, whatever the source. In a network-lab namespace set
+ONAIR_ICE_HOST to the namespace's address (common.allow_loopback).
 """
 
 from __future__ import annotations
@@ -51,7 +57,54 @@ class Stats:
                     audio_nonsilent=self.audio_nonsilent, first_audio_ms=ms(self.first_audio_at))
 
 
-async def consume_video(track, stats: Stats, read_indices: bool, ended) -> None:
+NTP_UNIX_OFFSET = 2_208_988_800  # seconds from 1900 (NTP) to 1970 (Unix)
+
+
+class SenderClock:
+    """The sender's wall clock at capture for decoded video frames, from the latest RTCP
+    sender report (NTP <-> RTP time, RFC 3550 §6.4.1; the relay forwards the publisher's,
+    translated to each viewer's timestamps). aiortc's frame.pts is the RTP timestamp minus
+    that of the first frame (its TimestampMapper). Gives glass-to-glass latency for sources
+    without a barcode (files)."""
+
+    def __init__(self):
+        self.reference: tuple[float, int] | None = None  # (unix seconds, RTP timestamp - pts origin)
+
+    def report(self, ntp: int, rtp: int, origin: int) -> None:
+        self.reference = ((ntp >> 32) - NTP_UNIX_OFFSET + (ntp & 0xFFFFFFFF) / 2 ** 32, rtp - origin)
+
+    def capture_ms(self, pts: int | None, clock_rate: int = 90000) -> int | None:
+        if self.reference is None or pts is None:
+            return None
+        seconds, reported = self.reference
+        delta = (pts - reported + 2 ** 31) % 2 ** 32 - 2 ** 31  # signed, across the 32-bit wrap
+        return round((seconds + delta / clock_rate) * 1000)
+
+    def follow(self) -> None:
+        """Hooks aiortc's RTCP handling of video receivers (it has no API for SR contents)."""
+        from aiortc.rtcrtpreceiver import RTCRtpReceiver
+        from aiortc.rtp import RtcpSrPacket
+        original = RTCRtpReceiver._handle_rtcp_packet
+
+        async def handle(receiver, packet):
+            if isinstance(packet, RtcpSrPacket) and getattr(receiver, "_RTCRtpReceiver__kind", None) == "video":
+                mapper = getattr(receiver, "_RTCRtpReceiver__timestamp_mapper", None)
+                if mapper is not None and mapper._origin is not None:
+                    self.report(packet.sender_info.ntp_timestamp, packet.sender_info.rtp_timestamp, mapper._origin)
+            await original(receiver, packet)
+        RTCRtpReceiver._handle_rtcp_packet = handle
+
+
+def barcode_reader():
+    """read(frame) -> capture ms from the test pattern's barcode, or None."""
+    from whip_endpoint import luma_of  # numpy; only needed with --frames-log
+    from testpattern import read_barcode
+    return lambda frame: read_barcode(luma_of(frame))
+
+
+async def consume_video(track, stats: Stats, read_indices: bool, ended, frames_log=None,
+                        sender_clock: SenderClock | None = None) -> None:
+    read_capture = barcode_reader() if frames_log else None
     while True:
         try:
             frame = await track.recv()
@@ -59,6 +112,10 @@ async def consume_video(track, stats: Stats, read_indices: bool, ended) -> None:
             ended("track-ended")
             return
         now = time.monotonic()
+        if frames_log:
+            capture, reported = read_capture(frame), sender_clock.capture_ms(frame.pts)
+            frames_log.write(f"{time.time():.4f} {'-' if capture is None else capture} "
+                             f"{'-' if reported is None else reported}\n")
         stats.frames += 1
         stats.first_frame_at = stats.first_frame_at or now
         stats.last_frame_at = now
@@ -99,6 +156,10 @@ async def view(args) -> int:
     pc.addTransceiver("audio", direction="recvonly")
 
     stats = Stats()
+    frames_log = open(args.frames_log, "w") if args.frames_log else None
+    sender_clock = SenderClock()
+    if frames_log:
+        sender_clock.follow()
     stop = asyncio.Event()
     install_stop_signals(stop)
     tasks: list[asyncio.Task] = []
@@ -119,7 +180,8 @@ async def view(args) -> int:
     def on_track(track):
         emit("track", kind=track.kind)
         if track.kind == "video":
-            tasks.append(asyncio.ensure_future(consume_video(track, stats, not args.no_index, ended)))
+            tasks.append(asyncio.ensure_future(consume_video(track, stats, not args.no_index, ended, frames_log,
+                                                                   sender_clock)))
         else:
             tasks.append(asyncio.ensure_future(consume_audio(track, stats, ended)))
 
@@ -171,6 +233,8 @@ async def view(args) -> int:
                         and now - stats.last_frame_at > args.end_on_stall):
                     ended("stall")
                 if int(now - origin) != int(now - origin - 0.25):
+                    if frames_log:
+                        frames_log.flush()
                     emit("progress", frames=stats.frames, distinct=len(stats.indices), audio_frames=stats.audio_frames)
             if report["ended"] is None:
                 report.setdefault("stopped_by", "signal")
@@ -187,6 +251,8 @@ async def view(args) -> int:
             await pc.close()
             for task in tasks:
                 task.cancel()
+            if frames_log:
+                frames_log.close()
     report.update(stats.as_dict(origin), offline_responses=offline_responses)
     if stats.last_frame_at is not None:
         report["last_frame_wall"] = time.time() - (time.monotonic() - stats.last_frame_at)
@@ -205,6 +271,8 @@ def main() -> int:
                         help="treat this many seconds without video as the end (for relays that never signal it)")
     parser.add_argument("--h264-only", action="store_true", help="offer only H.264 (default: H.264 first)")
     parser.add_argument("--no-index", action="store_true", help="do not read frame indices (foreign sources)")
+    parser.add_argument("--frames-log", help="write '<arrival wall s> <barcode capture ms> <sender-report "
+                        "capture ms>' per decoded frame ('-': none)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     if args.verbose:
