@@ -63,7 +63,7 @@ public struct NACKGenerator: Sendable {
     public private(set) var requested: UInt64 = 0
     /// Packets that were asked for and arrived.
     public private(set) var repaired: UInt64 = 0
-    /// Packets given up (deadline, request limit, outage) or made moot by a keyframe.
+    /// Packets given up (deadline, request limit, outage).
     public private(set) var unrepaired: UInt64 = 0
 
     public init(settings: Settings = Settings()) {
@@ -114,15 +114,6 @@ public struct NACKGenerator: Sendable {
         repaired &+= 1
         if entry.requests == 1 { learnRoundTrip(now - askedAt) }
         return (.repaired, false)
-    }
-
-    /// A keyframe starting at `sequence` arrived: what is missing before it no longer matters.
-    public mutating func keyframeArrived(_ sequence: UInt16) {
-        let extended = unwrapper.peek(sequence)
-        let moot = missing.prefix { $0.extended < extended }.count
-        guard moot > 0 else { return }
-        unrepaired &+= UInt64(moot)
-        missing.removeFirst(moot)
     }
 
     /// Appends to `due` the sequence numbers to ask for now, and drops those past their

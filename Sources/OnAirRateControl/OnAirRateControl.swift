@@ -28,11 +28,3 @@ enum Nanoseconds {
     @inline(__always)
     static func seconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e9 }
 }
-
-extension Duration {
-    /// The duration in seconds as a floating point value.
-    var inSeconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

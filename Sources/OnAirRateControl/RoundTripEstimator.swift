@@ -1,4 +1,5 @@
 import OnAirRTP
+import OnAirWire
 
 /// Round-trip time from RTCP reception report blocks (RFC 3550 §6.4.1).
 ///
@@ -33,7 +34,7 @@ public struct RoundTripEstimator: Sendable, Hashable {
     @discardableResult
     public mutating func update(reportBlock: ReportBlock, arrivalNTP: NTPTime) -> Double? {
         guard let rtt = reportBlock.roundTripTime(arrival: arrivalNTP) else { return nil }
-        let seconds = rtt.inSeconds
+        let seconds = rtt.seconds
         latest = seconds
         if let previous = smoothed {
             smoothed = previous + smoothingFactor * (seconds - previous)

@@ -104,15 +104,6 @@ struct NACKGeneratorTests {
         #expect(generator.unrepaired == 8 + 89)
     }
 
-    @Test("a keyframe makes what was missing before it moot")
-    func keyframeClearsOlderLoss() {
-        var generator = NACKGenerator()
-        _ = feed(&generator, [1, 3, 4, 5, 6, 8, 9, 10], at: t0)  // 2 and 7 missing
-        generator.keyframeArrived(6)
-        #expect(generator.missingCount == 1 && generator.unrepaired == 1)
-        #expect(poll(&generator, at: t0 + .milliseconds(20)).due == [7])
-    }
-
     @Test("resends are never closer than the minimum interval, whatever the round trip")
     func minimumResendInterval() {
         var generator = NACKGenerator()

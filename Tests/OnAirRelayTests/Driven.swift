@@ -32,7 +32,3 @@ extension Driven where Machine == KeyframeRequestCoalescer {
     func poll(now: MonoTime) -> Bool { machine.poll(now: now) }
     func keyframeArrived() { machine.keyframeArrived() }
 }
-
-extension Driven where Machine == RetransmitBudget {
-    func take(now: MonoTime) -> Bool { machine.take(now: now) }
-}

@@ -17,6 +17,7 @@ extension BroadcastEngine {
         var forceKeyframe = true  // every new session starts with an IDR
         var lastBytes = connection.bytesSent
         var lastRetransmitted: UInt64 = 0
+        let declinedBefore = statistics.retransmissionsDeclined  // earlier sessions of this broadcast
 
         while true {
             let now = Clocks.monotonic()
@@ -56,6 +57,7 @@ extension BroadcastEngine {
             lastBytes = connection.bytesSent
             statistics.retransmittedPackets += connection.videoRetransmitted - lastRetransmitted
             lastRetransmitted = connection.videoRetransmitted
+            statistics.retransmissionsDeclined = declinedBefore + connection.retransmissionsDeclined
             statistics.skippedFrames = pipeline.skippedFrames
             status.tick(statistics, now: now)
             connection.sleep(mediaDue: pipeline.nextDue)

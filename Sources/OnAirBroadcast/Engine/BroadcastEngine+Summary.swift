@@ -37,6 +37,10 @@ extension BroadcastEngine {
                             statistics.videoFrames, elapsed > 0 ? Double(statistics.videoFrames) / elapsed : 0,
                             statistics.keyframes, statistics.keyframeRequests, statistics.videoPackets,
                             statistics.retransmittedPackets))
+        if statistics.retransmissionsDeclined > 0 {
+            lines.append("  not resent: \(statistics.retransmissionsDeclined) NACKed packets over the retransmission budget "
+                         + "(\(Int(PublishingConnection.retransmitShare * 100)) % of the bitrate)")
+        }
         if statistics.droppedFrames > 0 {
             lines.append("  dropped: \(statistics.droppedFrames) frames before encoding (the uplink could not carry them in time)")
         }
@@ -69,7 +73,8 @@ extension BroadcastEngine {
             "audio_packets": statistics.audioPackets, "bytes_sent": statistics.bytesSent,
             "duration_s": duration, "retransmitted_packets": statistics.retransmittedPackets,
             "keyframe_requests": statistics.keyframeRequests, "reconnects": statistics.reconnects,
-            "skipped_frames": statistics.skippedFrames, "dropped_frames": statistics.droppedFrames, "exit_reason": exitReason,
+            "skipped_frames": statistics.skippedFrames, "dropped_frames": statistics.droppedFrames,
+            "retransmissions_declined": statistics.retransmissionsDeclined, "exit_reason": exitReason,
             "target_bitrate": statistics.targetBitrate,
         ]
         if let pipeline {

@@ -7,6 +7,8 @@ struct BroadcastStatistics {
     var audioPackets: UInt64 = 0
     var bytesSent: UInt64 = 0
     var retransmittedPackets: UInt64 = 0
+    /// NACKed packets not resent: the retransmission budget was spent (congestion).
+    var retransmissionsDeclined: UInt64 = 0
     var keyframeRequests: UInt64 = 0
     var reconnects = 0
     var skippedFrames: UInt64 = 0

@@ -161,12 +161,28 @@ final class PublishingConnection {
         if stream.extensions.transportSequence != nil { onTransportPacketSent?(wide, protected, now) }
     }
 
+    /// Resends may take this share of the video bitrate, a quarter second of it at once: on a
+    /// congested uplink the relay asks for much of what was lost, and resending it all would
+    /// only overflow the queue again (libwebrtc caps retransmissions likewise).
+    static let retransmitShare = 0.3
+    private var retransmitBudget = RetransmitBudget(ratePerSecond: 93_750, burst: 23_437)
+    /// NACKed packets not resent because the budget was spent.
+    private(set) var retransmissionsDeclined: UInt64 = 0
+
     /// RFC 4585 §6.2.1 Generic NACK: resend what we still have, as it was (same sequence number,
-    /// re-encrypted: SRTP's index is the packet's own, RFC 3711 §3.3.1).
+    /// re-encrypted: SRTP's index is the packet's own, RFC 3711 §3.3.1), within the budget.
     private func retransmit(_ nack: GenericNACK) {
         guard let video = videoStream(ssrc: nack.mediaSSRC), let destination = session.remoteAddress else { return }
+        let bytesPerSecond = Self.retransmitShare * Double(pacingBitrate) / 8
+        retransmitBudget.ratePerSecond = bytesPerSecond
+        retransmitBudget.burst = bytesPerSecond / 4
+        let now = MonoTime(nanoseconds: Clocks.monotonic())
         for number in nack.lostSequenceNumbers {
             _ = video.withHistoryPacket(number) { clear in
+                guard retransmitBudget.take(Double(clear.count), now: now) else {
+                    retransmissionsDeclined &+= 1
+                    return
+                }
                 packet.withUnsafeMutableBytes { raw in
                     UnsafeMutableRawBufferPointer(rebasing: raw[0..<clear.count]).copyMemory(from: clear)
                     // SRTP replay protection at the receiver drops an index it has seen; a packet

@@ -155,7 +155,9 @@ final class Room {
                     publisher.lastKeyframeTimestamp = view.timestamp
                     publisher.keyframes += 1
                     keyframeRequests.keyframeArrived()
-                    if arrival.arrival == .new { publisher.repair?.generator.keyframeArrived(view.sequence) }
+                    // Loss before a keyframe is still repaired: a viewer whose jitter buffer
+                    // waits for every sequence number (aiortc's) stalls on a hole a keyframe
+                    // does not close.
                 }
                 _ = videoCache.store(raw, sequenceNumber: view.sequence)
             } else {

@@ -56,7 +56,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var packetsRequested: UInt64
         /// Asked-for packets that arrived (as RTX or as themselves).
         public var packetsRepaired: UInt64
-        /// Packets given up at their deadline, or made moot by a keyframe.
+        /// Packets given up at their deadline (each costs a keyframe request).
         public var packetsUnrepaired: UInt64
         /// Keyframe requests made because loss could not be repaired (before coalescing).
         public var keyframeRequests: UInt64

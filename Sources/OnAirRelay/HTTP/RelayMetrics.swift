@@ -31,7 +31,7 @@ final class RelayMetrics: Sendable {
                 counter("onair_stream_upstream_repaired_packets_total", labels, "Lost publisher packets repaired by NACK/RTX",
                         repair.packetsRepaired)
                 counter("onair_stream_upstream_unrepaired_packets_total", labels,
-                        "Lost publisher packets given up (deadline) or made moot by a keyframe", repair.packetsUnrepaired)
+                        "Lost publisher packets given up at their repair deadline", repair.packetsUnrepaired)
                 counter("onair_stream_loss_keyframe_requests_total", labels,
                         "Keyframe requests because publisher loss could not be repaired in time", repair.keyframeRequests)
             }
