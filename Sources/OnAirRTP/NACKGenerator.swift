@@ -117,18 +117,21 @@ public struct NACKGenerator: Sendable {
     }
 
     /// Appends to `due` the sequence numbers to ask for now, and drops those past their
-    /// deadline or request limit. - Returns: how many were given up (a keyframe is needed).
-    public mutating func poll(now: MonoTime, into due: inout [UInt16]) -> Int {
+    /// deadline or request limit, appending them to `givenUp` (a keyframe is needed).
+    /// - Returns: how many were given up.
+    @discardableResult
+    public mutating func poll(now: MonoTime, into due: inout [UInt16], givenUp: inout [UInt16]) -> Int {
         let deadline = deadline
         let resend = max(roundTrip, settings.minimumResendInterval)
-        var givenUp = 0
+        var count = 0
         var index = 0
         while index < missing.count {
             let entry = missing[index]
             let exhausted = entry.requests >= settings.maximumRequests && entry.lastRequestAt.map { now - $0 >= resend } == true
             if now - entry.missedAt > deadline || exhausted {
                 missing.remove(at: index)
-                givenUp += 1
+                count += 1
+                givenUp.append(UInt16(truncatingIfNeeded: entry.extended))
                 continue
             }
             let isDue: Bool
@@ -145,8 +148,8 @@ public struct NACKGenerator: Sendable {
             }
             index += 1
         }
-        unrepaired &+= UInt64(givenUp)
-        return givenUp
+        unrepaired &+= UInt64(count)
+        return count
     }
 
     /// When ``poll(now:into:)`` next has something to do (nil: nothing is missing).

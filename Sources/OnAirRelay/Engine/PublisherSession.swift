@@ -31,6 +31,8 @@ final class PublisherSession: MediaSession {
     var transportFeedback = TransportFeedbackRecorder()
     var lastTransportFeedback = MonoTime.zero
     var lastKeyframeTimestamp: UInt32?
+    /// RTP timestamp of the newest forwarded video packet.
+    var newestVideoTimestamp: UInt32 = 0
     /// Fraction of packets lost in the last report interval (RFC 3550 §6.4.1).
     var lastLossFraction: Double = 0
     /// NACK/RTX repair of the forwarded video source; nil when the publisher offered no NACK.

@@ -46,7 +46,8 @@ extension RelayEngine {
             upstreamRepair: publisher?.repair.map { repair in
                 .init(nacksSent: repair.nackPackets, packetsRequested: repair.requested, packetsRepaired: repair.repaired,
                       packetsUnrepaired: repair.unrepaired, keyframeRequests: repair.keyframeRequests,
-                      rtxPackets: repair.rtxPackets, roundTripMs: repair.generator.roundTrip.seconds * 1000)
+                      rtxPackets: repair.rtxPackets, roundTripMs: repair.generator.roundTrip.seconds * 1000,
+                      lossAnnouncements: repair.lossAnnouncements)
             },
             layers: publisher.map { publisher in
                 publisher.videoLayers.map { layer in

@@ -9,8 +9,10 @@ extension RelayEngine {
         guard let publisher = room.publisher, let ssrc = publisher.videoSSRC,
               let missing = publisher.repair?.generator.missingCount, missing > 0 else { return }
         dueRepairs.removeAll(keepingCapacity: true)
-        let givenUp = publisher.repair?.generator.poll(now: now, into: &dueRepairs) ?? 0
-        if givenUp > 0 {
+        givenUpRepairs.removeAll(keepingCapacity: true)
+        publisher.repair?.generator.poll(now: now, into: &dueRepairs, givenUp: &givenUpRepairs)
+        if !givenUpRepairs.isEmpty {
+            room.announceLoss(givenUpRepairs, sender: sender)
             room.lossNeedsKeyframe(publisher)
             room.needsKeyframe = false
             if room.keyframeRequests.request(now: now) { sendKeyframeRequest(room: room, now: now) }

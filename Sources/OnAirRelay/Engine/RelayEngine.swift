@@ -38,8 +38,9 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
     public var lifecycleObserver: StreamLifecycleObserver?
     private var events: [PeerEvent] = []
-    /// Sequence numbers to NACK upstream, reused (``requestRepairs(_:now:)``).
+    /// Sequence numbers to NACK upstream, and those given up, reused (``requestRepairs(_:now:)``).
     var dueRepairs: [UInt16] = []
+    var givenUpRepairs: [UInt16] = []
     /// Rooms with publisher packets waiting for the end of the read batch (``Room/fanOutPending``).
     private var roomsAwaitingFanOut: [Room] = []
     private var timer: RepeatedTask?
@@ -59,6 +60,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         events.reserveCapacity(16)
         roomsAwaitingFanOut.reserveCapacity(16)
         dueRepairs.reserveCapacity(512)
+        givenUpRepairs.reserveCapacity(512)
     }
 
     /// Runs `body` on the engine's loop and returns its result.

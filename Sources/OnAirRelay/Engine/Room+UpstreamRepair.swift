@@ -41,6 +41,53 @@ extension Room {
         return media
     }
 
+    /// Tells every viewer that these publisher packets will never come: each gets a
+    /// padding-only packet (RFC 3550 §5.1) with the missing sequence number and its frame's
+    /// timestamp. A receiver whose jitter buffer waits for every sequence number (aiortc's
+    /// holds frames until 512 packets have passed: seconds on a thin stream) moves on to
+    /// the keyframe asked for at the same time; libwebrtc takes padding as no media at all.
+    func announceLoss(_ sequences: [UInt16], sender: BatchedDatagramSender) {
+        guard let publisher else { return }
+        for sequence in sequences {
+            let timestamp = nearestTimestamp(to: sequence) ?? publisher.newestVideoTimestamp
+            for viewer in viewers {
+                guard let destination = viewer.destination, viewer.peer.canSendMedia, var track = viewer.video,
+                      let numbers = track.map(sequence: sequence, timestamp: timestamp, startsKeyframe: false) else { continue }
+                viewer.video = track
+                let slot = sender.nextSlot()
+                let padding = 4
+                slot[0] = 0xA0  // V=2, P=1
+                slot[1] = track.payloadType
+                slot[2] = UInt8(truncatingIfNeeded: numbers.sequence >> 8)
+                slot[3] = UInt8(truncatingIfNeeded: numbers.sequence)
+                slot.storeBytes(of: numbers.timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
+                slot.storeBytes(of: track.ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
+                for index in 12..<(12 + padding - 1) { slot[index] = 0 }
+                slot[12 + padding - 1] = UInt8(padding)
+                guard let length = viewer.peer.protectRTP(buffer: slot, length: 12 + padding) else { continue }
+                sender.commit(length: length, to: destination)
+                publisher.repair?.lossAnnouncements &+= 1
+            }
+        }
+    }
+
+    /// The RTP timestamp of the cached video packet nearest before `sequence` (its frame, or
+    /// the one before it), else the nearest after it. Loss comes in bursts (a full queue drops
+    /// everything for a while), so the next packets may be missing too.
+    private func nearestTimestamp(to sequence: UInt16) -> UInt32? {
+        for distance in 1...UInt16(64) {
+            if let found = videoCache.withPacket(sequenceNumber: sequence &- distance, { Self.view($0)?.timestamp }) ?? nil {
+                return found
+            }
+        }
+        for distance in 1...UInt16(64) {
+            if let found = videoCache.withPacket(sequenceNumber: sequence &+ distance, { Self.view($0)?.timestamp }) ?? nil {
+                return found
+            }
+        }
+        return nil
+    }
+
     /// Loss that no NACK can repair any more: a keyframe is the only way on.
     func lossNeedsKeyframe(_ publisher: PublisherSession) {
         publisher.repair?.keyframeRequests &+= 1

@@ -149,6 +149,7 @@ final class Room {
                     publisher.videoStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                                  arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate))
                 }
+                if arrival.arrival == .new { publisher.newestVideoTimestamp = view.timestamp }
                 keyframe = H264Keyframe.startsKeyframe(payload)
                 // SPS/PPS (STAP-A) and the IDR's first fragment share one timestamp: count frames.
                 if keyframe && publisher.lastKeyframeTimestamp != view.timestamp {

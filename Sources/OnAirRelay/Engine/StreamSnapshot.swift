@@ -64,11 +64,13 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var rtxPackets: UInt64
         /// Round trip learnt from NACK to repair, milliseconds.
         public var roundTripMs: Double
+        /// Padding packets sent to viewers in place of packets given up.
+        public var lossAnnouncements: UInt64
 
         enum CodingKeys: String, CodingKey {
             case nacksSent = "nacks_sent", packetsRequested = "packets_requested", packetsRepaired = "packets_repaired"
             case packetsUnrepaired = "packets_unrepaired", keyframeRequests = "keyframe_requests", rtxPackets = "rtx_packets"
-            case roundTripMs = "round_trip_ms"
+            case roundTripMs = "round_trip_ms", lossAnnouncements = "loss_announcements"
         }
     }
 

@@ -22,6 +22,8 @@ struct UpstreamRepair {
     var keyframeRequests: UInt64 = 0
     /// RTX packets received (repairs and padding probes).
     var rtxPackets: UInt64 = 0
+    /// Padding packets sent to viewers in place of packets given up (``Room/announceLoss(_:sender:)``).
+    var lossAnnouncements: UInt64 = 0
 
     init(video: NegotiatedMedia) {
         rtxPayloadType = video.codec.rtxPayloadType
