@@ -27,7 +27,9 @@ struct PublishOffer {
                                    iceLite: false, sessionID: SecureRandom.uint64() >> 2)
         ssrcs = LocalSSRCs(cname: "onair-" + String(SecureRandom.uint32(), radix: 36), streamID: "onair-broadcast",
                            audio: audio ? .init(ssrc: SecureRandom.uint32(), trackID: "audio") : nil,
-                           video: .init(ssrc: SecureRandom.uint32(), trackID: "video", simulcastRIDs: simulcastRIDs))
+                           // RTX (RFC 4588) on its own SSRC; simulcast layers resend on their own SSRCs.
+                           video: .init(ssrc: SecureRandom.uint32(), rtxSSRC: simulcastRIDs.isEmpty ? SecureRandom.uint32() : nil,
+                                        trackID: "video", simulcastRIDs: simulcastRIDs))
         description = SDPNegotiator.makeOffer(local: local, ssrcs: ssrcs,
                                               videoProfileLevelID: H264ProfileLevelID(profile: .constrainedBaseline, level: level))
     }

@@ -8,7 +8,8 @@ import OnAirWire
 
 /// One WHIP session's media path: the ``ClientPeerSession`` (ICE controlling, DTLS, SRTP) on our
 /// UDP socket, an RTP sender per negotiated stream, and the RTCP both ways. NACKs are answered
-/// here from the send history (RFC 4585 §6.2.1, same SSRC and sequence number: we offer no RTX);
+/// here from the send history (RFC 4585 §6.2.1: as RTX, RFC 4588, when the answer kept it, else
+/// the very packet again);
 /// the rest of the feedback is collected in ``feedback`` for the engine.
 ///
 /// Sending is allocation-free: one packet buffer, header written in place, payload written by the
@@ -18,6 +19,9 @@ final class PublishingConnection {
     let socket: UDPSocket
     /// The best video encoding the answer accepted (the only one without simulcast).
     let video: RTPStreamSender
+    /// RFC 4588 retransmission stream of ``video`` when negotiated: SSRC, payload type, and its
+    /// own sequence numbers (§4: an RTX stream is numbered independently).
+    private var rtx: (ssrc: UInt32, payloadType: UInt8, sequence: UInt16)?
     /// One sender per pipeline layer (``MediaPipeline/layers``, best first), nil for a layer
     /// the answer did not accept; each simulcast layer is an SSRC of its own (RFC 8853 §5.2).
     let videoLayers: [RTPStreamSender?]
@@ -60,6 +64,9 @@ final class PublishingConnection {
             throw BroadcastError(.rejected, "the WHIP answer accepted none of our simulcast layers")
         }
         video = best
+        if let payloadType = videoMedia.codec.rtxPayloadType, let ssrc = videoMedia.localRTXSSRC, videoMedia.rids.isEmpty {
+            rtx = (ssrc, payloadType, UInt16.random(in: 0...UInt16.max))
+        }
         if let audioMedia = negotiated.media(of: .audio), let audioTrack = ssrcs.audio {
             audio = RTPStreamSender(ssrc: audioTrack.ssrc, payloadType: audioMedia.codec.payloadType, clockRate: 48_000,
                                     extensions: RTPExtensionIDs(audioMedia), mid: audioMedia.mid, historyPackets: 0)
@@ -184,12 +191,26 @@ final class PublishingConnection {
                     return
                 }
                 packet.withUnsafeMutableBytes { raw in
-                    UnsafeMutableRawBufferPointer(rebasing: raw[0..<clear.count]).copyMemory(from: clear)
-                    // SRTP replay protection at the receiver drops an index it has seen; a packet
-                    // it never got is new to it, so the same index is fine.
-                    guard let protected = session.protectRTP(buffer: raw, length: clear.count) else { return }
+                    var length = clear.count
+                    if let stream = rtx, video === self.video, let header = try? RTPHeader(parsing: clear),
+                       let wrapped = try? RTX.wrap(clear, header: header, rtxSSRC: stream.ssrc, rtxPayloadType: stream.payloadType,
+                                                   rtxSequenceNumber: stream.sequence, into: raw) {
+                        rtx?.sequence &+= 1
+                        length = wrapped
+                    } else {
+                        // SRTP replay protection at the receiver drops an index it has seen; a
+                        // packet it never got is new to it, so the same index is fine.
+                        UnsafeMutableRawBufferPointer(rebasing: raw[0..<clear.count]).copyMemory(from: clear)
+                    }
+                    // A resend is a packet of its own for transport-cc: a fresh wide sequence number.
+                    let wide = transportSequence
+                    if video.extensions.transportSequence != nil { transportSequence &+= 1 }
+                    video.stampSendTime(into: raw, transportSequence: wide,
+                                        absSendTime: WellKnownHeaderExtensions.absSendTime(NTPTime(unixNanoseconds: Clocks.realtime())))
+                    guard let protected = session.protectRTP(buffer: raw, length: length) else { return }
                     socket.send(UnsafeRawBufferPointer(rebasing: raw[0..<protected]), to: destination)
                     bytesSent &+= UInt64(protected)
+                    if video.extensions.transportSequence != nil { onTransportPacketSent?(wide, protected, Clocks.monotonic()) }
                 }
                 video.countRetransmission()
             }
