@@ -136,6 +136,11 @@ class Result:
             out.append(f"glass-to-glass p50 {j['p50_ms']} ms, target <= {c.max_p50_ms:g} ms")
         if c.needs_resent and not self.stats.get("retransmitted_packets"):
             out.append(f"broadcast resent {self.stats.get('retransmitted_packets')} packets, target > 0")
+        if c.needs_resent:
+            # The resends must be the relay's doing and reach it: NACKs sent, packets repaired (as RTX).
+            repair = (self.stream or {}).get("upstream_repair") or {}
+            if not repair.get("nacks_sent") or not repair.get("packets_repaired") or not repair.get("rtx_packets"):
+                out.append(f"relay upstream repair {repair}: NACKs, repaired packets and RTX packets must all be > 0")
         return out
 
     def line(self) -> str:
