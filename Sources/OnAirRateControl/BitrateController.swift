@@ -82,6 +82,11 @@ public struct BitrateController: Sendable {
     /// The latest loss fraction reported (0...1).
     public private(set) var lastLoss: Double?
 
+    /// Increases may pass the acknowledged headroom up to this bitrate: set while a simulcast
+    /// layer is paused and the sender, sending less than its target, cannot show the path
+    /// carries more (libwebrtc probes with padding; we probe by resuming the layer).
+    public var probeCeiling: Int?
+
     private var remb: (bitrate: Int, time: UInt64)?
     private var delay: (usage: BandwidthUsage, time: UInt64)?
     private var acknowledged: (bitrate: Int, time: UInt64)?
@@ -169,7 +174,7 @@ public struct BitrateController: Sendable {
         guard target != encoderBitrate else { return nil }
         if target > encoderBitrate {
             let enough = Double(target) >= Double(encoderBitrate) * (1 + configuration.reconfigureThreshold)
-                || target == configuration.maximum
+                || target == configuration.maximum || target == probeCeiling
             guard enough else { return nil }
             if let last = lastReconfigure,
                Nanoseconds.elapsed(from: last, to: now) < configuration.reconfigureInterval { return nil }
@@ -211,7 +216,8 @@ public struct BitrateController: Sendable {
         var raised = Double(target) * pow(configuration.increasePerSecond, seconds)
         if let ceiling = rembCeiling(now: now) { raised = min(raised, Double(ceiling)) }
         if let rate = fresh(acknowledged, now: now) {
-            raised = min(raised, configuration.acknowledgedHeadroom * Double(rate))
+            let headroom = configuration.acknowledgedHeadroom * Double(rate)
+            raised = min(raised, max(headroom, probeCeiling.map(Double.init) ?? 0))
         }
         let next = min(configuration.maximum, Int(raised.rounded(.down)))
         guard next > target else { return }

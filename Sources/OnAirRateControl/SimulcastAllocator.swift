@@ -1,8 +1,10 @@
 /// Shares one video bitrate among simulcast encodings (RFC 8853), as libwebrtc does: the
 /// smallest encoding first, each bigger one only when every smaller one has its bitrate, the
 /// biggest gets the rest up to its maximum. When the estimate shrinks the biggest encoding
-/// pauses first; a paused encoding resumes only with 20 % headroom, so that an estimate
-/// wobbling at a threshold does not switch it on and off (each resume costs a keyframe).
+/// pauses first, once it would get less than 60 % of what it needs; a paused encoding resumes
+/// only with 20 % headroom over what it needs. The gap between the two keeps an estimate
+/// wobbling near a threshold (as every overuse back-off makes it) from switching a layer on
+/// and off: each resume costs a keyframe.
 public struct SimulcastAllocator: Sendable {
     /// Bitrates of the smaller encodings, best (biggest) first, as the offer lists them.
     public let lowerBitrates: [Int]
@@ -10,6 +12,8 @@ public struct SimulcastAllocator: Sendable {
     public let topMinimum: Int
     public let topMaximum: Int
     public static let resumeHeadroom = 1.2
+    /// An active encoding keeps sending while it gets at least this share of what it needs.
+    public static let keepShare = 0.6
 
     /// Encodings sending now, counted from the smallest (1 = only the smallest).
     public private(set) var activeCount: Int
@@ -26,19 +30,29 @@ public struct SimulcastAllocator: Sendable {
     /// The most the allocator can use: every encoding at its bitrate, the biggest at its maximum.
     public var maximumTotal: Int { lowerBitrates.reduce(topMaximum, +) }
 
+    /// The total that would resume the next paused encoding (with its headroom); nil when
+    /// every encoding sends. While application-limited, the sender can only learn whether the
+    /// path carries this much by trying (``BitrateController/probeCeiling``).
+    public var resumeTotal: Int? {
+        guard activeCount < layerCount else { return nil }
+        let ascending = Array(lowerBitrates.reversed()) + [topMinimum]
+        let needed = ascending.prefix(activeCount + 1).reduce(0, +)
+        return Int(Double(needed) * Self.resumeHeadroom)
+    }
+
     /// Splits `total` (bit/s): one bitrate per encoding, best first; 0 means paused. The
     /// smallest encoding always sends (with what there is).
     public mutating func allocate(total: Int) -> [Int] {
         // Thresholds from the smallest up: what the encodings up to and including each need.
         let ascending = Array(lowerBitrates.reversed()) + [topMinimum]
-        var needed = 0
+        var below = 0  // what the smaller encodings need
         var count = 1
-        for (index, bitrate) in ascending.enumerated() {
-            needed += index == ascending.count - 1 ? topMinimum : bitrate
+        for (index, own) in ascending.enumerated() {
+            defer { below += own }
             if index == 0 { continue }
             let resuming = index + 1 > activeCount
-            let threshold = resuming ? Int(Double(needed) * Self.resumeHeadroom) : needed
-            guard total >= threshold else { break }
+            let threshold = resuming ? Double(below + own) * Self.resumeHeadroom : Double(below) + Double(own) * Self.keepShare
+            guard Double(total) >= threshold else { break }
             count = index + 1
         }
         activeCount = count

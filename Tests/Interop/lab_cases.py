@@ -52,6 +52,11 @@ class Case:
     max_freeze_ms: float | None = FREEZE_MS
     max_p50_ms: float | None = None
     needs_resent: bool = False           # broadcast's retransmitted_packets must be > 0
+    simulcast: bool = False              # broadcast --simulcast (f, h, q layers)
+    # Simulcast: rids on for >= 70 % of the measurement (broadcast's status lines), and rids on
+    # for <= 30 % of it (a paused layer is tried again now and then: that is how it learns).
+    mostly_on: tuple[str, ...] = ()
+    mostly_off: tuple[str, ...] = ()
 
 
 CASES = {case.name: case for case in [
@@ -60,6 +65,11 @@ CASES = {case.name: case for case in [
     Case("uplink-loss5", "publisher uplink 5 % random loss", uplink_loss=5, min_fps=28, needs_resent=True),
     Case("uplink-drop", "publisher uplink 2.5 -> 0.8 Mbit/s mid-stream", uplink_kbit=2500,
          change_to_kbit=800, change_at=10, judge_after=5, min_fps=None),
+    # The top layer goes first: 1 Mbit/s carries q (150k) + h (600k), not f (>= 600k more).
+    # Only the layer states are targets here; switching viewers between layers is the relay's
+    # next step (figures printed).
+    Case("uplink-1mbit-simulcast", "publisher uplink tbf 1 Mbit/s, broadcast --simulcast", uplink_kbit=1000,
+         simulcast=True, mostly_on=("h", "q"), mostly_off=("f",), min_fps=None, max_freeze_ms=None),
 ]}
 
 
@@ -118,6 +128,7 @@ class Result:
     judged: dict                      # judge() over the part the targets apply to
     stats: dict = field(default_factory=dict)        # broadcast --stats-json
     stream: dict | None = None                       # relay GET /api/streams/42 at the end
+    layer_share: dict = field(default_factory=dict)  # simulcast: rid -> share of status lines it was on
     sent_kbit: float | None = None                   # broadcast's status lines, mean over the window
     target_kbit: tuple[int, int] | None = None       # its rate controller's target, min and max
     uplink: dict = field(default_factory=dict)       # tbf counters of the uplink over the window
@@ -136,6 +147,12 @@ class Result:
             out.append(f"glass-to-glass p50 {j['p50_ms']} ms, target <= {c.max_p50_ms:g} ms")
         if c.needs_resent and not self.stats.get("retransmitted_packets"):
             out.append(f"broadcast resent {self.stats.get('retransmitted_packets')} packets, target > 0")
+        for rid in c.mostly_on:
+            if self.layer_share.get(rid, 0) < 0.7:
+                out.append(f"layer {rid} on {self.layer_share.get(rid, 0):.0%} of the time, target >= 70 %")
+        for rid in c.mostly_off:
+            if self.layer_share.get(rid, 0) > 0.3:
+                out.append(f"layer {rid} on {self.layer_share.get(rid, 0):.0%} of the time, target <= 30 %")
         if c.needs_resent:
             # The resends must be the relay's doing and reach it: NACKs sent, packets repaired (as RTX).
             repair = (self.stream or {}).get("upstream_repair") or {}
@@ -155,7 +172,16 @@ class Result:
                 f"({w['latency_from']}), "
                 f"resent {s.get('retransmitted_packets')}, keyframes {s.get('keyframes')} "
                 f"(requests {s.get('keyframe_requests')}), sent {fmt(self.sent_kbit)} kbit/s{target}, "
-                f"{uplink}, cpu % {self.cpu}{judged}")
+                f"{uplink}, cpu % {self.cpu}{judged}{self.layers_text()}")
+
+    def layers_text(self) -> str:
+        layers = (self.stream or {}).get("layers") or []
+        if len(layers) < 2:
+            return ""
+        shares = " ".join(f"{rid} {share:.0%}" for rid, share in sorted(self.layer_share.items()))
+        return f", layers on ({shares}); at the end " + " ".join(f"{layer['rid']} {layer.get('width')}x{layer.get('height')} "
+                                      f"{layer['bitrate_kbps']:g}k{'' if layer['active'] else ' (paused)'}"
+                                      f"{' (forwarded)' if layer['forwarded'] else ''}" for layer in layers)
 
 
 def fmt(value, digits: int = 0) -> str:
@@ -216,6 +242,17 @@ def watch(seconds: float, *processes: ManagedProcess) -> None:
 STATUS = re.compile(r"([\d.]+) fps\s+(\d+) kbit/s \(target (\d+)\)")
 
 
+LAYERS = re.compile(r"  layers ([a-z -]+?)  ")
+
+
+def layer_shares(process: ManagedProcess, start: float, end: float) -> dict[str, float]:
+    """Simulcast: for each rid, the share of broadcast's status lines in [start, end] that
+    list it as on (`layers f h q`)."""
+    seen = [m.group(1).split() for at, text in list(process.lines) if start <= at <= end and (m := LAYERS.search(text))]
+    rids = {rid for layers in seen for rid in layers if rid != "-"}
+    return {rid: sum(rid in layers for layers in seen) / len(seen) for rid in rids} if seen else {}
+
+
 def status_rates(process: ManagedProcess, start: float, end: float) -> tuple[float | None, tuple[int, int] | None]:
     """Mean sent kbit/s and the target's range from broadcast's status lines in [start, end]."""
     sent, targets = [], []
@@ -251,6 +288,7 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     stats_path = workdir / "broadcast-stats.json"
     broadcast = procs.start("broadcast", [*lab.prefix("pub"), str(BROADCAST_BIN), "start", "--room", ROOM,
                                           "--relay", relay.base_url, "--config", str(config), *source,
+                                          *(["--simulcast"] if case.simulcast else []),
                                           "--video-bitrate", BITRATE, "--max-bitrate", BITRATE,
                                           "--stats-json", str(stats_path)],
                             timeout=settle + measure + 120, cwd=str(workdir),
@@ -303,4 +341,5 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
         raise AssertionError("the viewer wrote no frames log")
     sent_kbit, target = status_rates(broadcast, start, end)
     return Result(case, judge(frames, start, end), judge(frames, judge_from, end), stats=stats, stream=stream,
-                  sent_kbit=sent_kbit, target_kbit=target, uplink=uplink, cpu=cpu)
+                  sent_kbit=sent_kbit, target_kbit=target, uplink=uplink, cpu=cpu,
+                  layer_share=layer_shares(broadcast, start, end))

@@ -45,6 +45,28 @@ struct BitrateControllerTests {
         #expect(fresh.target == 1_080_000)
     }
 
+    @Test("sending less than the target (a paused simulcast layer), increases may pass the acknowledged headroom up to the probe ceiling")
+    func probeCeilingLiftsTheHeadroomCap() {
+        func run(probe: Int?) -> (target: Int, handedOut: Int?) {
+            var controller = Self.controller()
+            controller.probeCeiling = probe
+            let normal = TransportFeedbackSummary(usage: .normal, acknowledgedBitrate: 300_000, receivedPackets: 30,
+                                                  lostPackets: 0, unknownPackets: 0, feedbackDelay: 0.05)
+            var handedOut: Int?
+            for step in 0...20 {
+                controller.handle(transportFeedback: normal, now: UInt64(step) * second)
+                controller.handle(fractionLost: 0, now: UInt64(step) * second)
+                if let change = controller.pollChange(now: UInt64(step) * second) { handedOut = change }
+            }
+            return (controller.target, handedOut)
+        }
+        #expect(run(probe: nil) == (1_000_000, nil), "never above 1.5 x 300k = 450k: it holds its start")
+        // 8 %/s up to the ceiling, no further; reaching it is handed out even when the last
+        // step is smaller than a reconfiguration is worth (the ceiling resumes a layer).
+        #expect(run(probe: 1_600_000) == (1_600_000, 1_600_000))
+        #expect(run(probe: 1_020_000) == (1_020_000, 1_020_000))
+    }
+
     @Test func reportsFasterThanOncePerSecondIncreaseOncePerSecond() {
         var controller = Self.controller()
         var targets: Set<Int> = []

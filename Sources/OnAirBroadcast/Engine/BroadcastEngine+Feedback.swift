@@ -35,6 +35,12 @@ extension BroadcastEngine {
         if let bitrate = controller.pollChange(now: now) {
             pipeline.setVideoBitrate(bitrate)
         }
+        if pipeline.isSimulcast {
+            // A paused layer comes back only if the estimate reaches its resume total; sending
+            // less than the target, the estimate may grow past what is acknowledged up to it.
+            resumeBackoff.layersActive(pipeline.allocator.activeCount, now: now)
+            controller.probeCeiling = resumeBackoff.mayTry(now: now) ? pipeline.allocator.resumeTotal : nil
+        }
         statistics.targetBitrate = controller.encoderBitrate
         statistics.layers = pipeline.isSimulcast ? pipeline.activeLayerNames : nil
         statistics.bitrateReason = controller.lastChangeReason.description

@@ -20,6 +20,7 @@ public final class BroadcastEngine: @unchecked Sendable {
     var controller: BitrateController
     var transportFeedback = TransportFeedbackAdapter()
     var roundTrip = RoundTripEstimator()
+    var resumeBackoff = ResumeBackoff()
     var status: StatusLine
     let cname = "onair-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
     var deadline: UInt64?
