@@ -15,7 +15,8 @@ let package = Package(
         .executable(name: "broadcast", targets: ["broadcast"]),
         .executable(name: "fanout-bench", targets: ["fanout-bench"]),
         // Libraries so that tools/fuzz (a separate package) can link the parsers.
-        .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS", "OnAirWebRTC"]),
+        .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirPayload", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS",
+                                                 "OnAirWebRTC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

@@ -17,12 +17,12 @@ struct ReceivedLayerTests {
         #expect(sps.width == 640 && sps.height == 360)
         var stap: [UInt8] = [24]
         for nal in [Self.sps640x360, Self.pps] { stap += [UInt8(nal.count >> 8), UInt8(nal.count & 0xFF)] + nal }
-        let fromSTAP = stap.withUnsafeBytes { ReceivedLayer.sequenceParameterSet(in: $0) }
+        let fromSTAP = stap.withUnsafeBytes { H264Keyframe.sequenceParameterSet(in: $0) }
         #expect(fromSTAP?.width == 640 && fromSTAP?.height == 360)
-        let alone = Self.sps640x360.withUnsafeBytes { ReceivedLayer.sequenceParameterSet(in: $0) }
+        let alone = Self.sps640x360.withUnsafeBytes { H264Keyframe.sequenceParameterSet(in: $0) }
         #expect(alone?.height == 360)
         // A STAP-A whose size runs past the payload is no SPS, and no crash.
-        let truncated = Array(stap.prefix(10)).withUnsafeBytes { ReceivedLayer.sequenceParameterSet(in: $0) }
+        let truncated = Array(stap.prefix(10)).withUnsafeBytes { H264Keyframe.sequenceParameterSet(in: $0) }
         #expect(truncated == nil)
     }
 

@@ -1,3 +1,4 @@
+import OnAirPayload
 import OnAirRTP
 import OnAirSDP
 import OnAirWebRTC

@@ -1,3 +1,4 @@
+import OnAirPayload
 import Foundation
 import OnAirRTP
 import OnAirWebRTC

@@ -33,7 +33,7 @@ struct ReceivedLayer {
         bytes &+= UInt64(size)
         if marker { frames &+= 1 }
         lastPacketAt = now
-        if keyframe, let sps = Self.sequenceParameterSet(in: payload) {
+        if keyframe, let sps = H264Keyframe.sequenceParameterSet(in: payload) {
             width = sps.width
             height = sps.height
         }
@@ -49,27 +49,5 @@ struct ReceivedLayer {
         sampledAt = now
         sampledBytes = bytes
         sampledFrames = frames
-    }
-
-    /// The SPS of a single-NAL payload or of a STAP-A (RFC 6184 §5.7.1), parsed.
-    static func sequenceParameterSet(in payload: UnsafeRawBufferPointer) -> H264SPS? {
-        guard let first = payload.first else { return nil }
-        switch first & 0x1F {
-        case 7:
-            return try? H264SPS(nalUnit: payload)
-        case 24:
-            var offset = 1
-            while offset + 2 < payload.count {
-                let size = Int(payload[offset]) << 8 | Int(payload[offset + 1])
-                guard offset + 2 + size <= payload.count else { return nil }
-                if payload[offset + 2] & 0x1F == 7 {
-                    return try? H264SPS(nalUnit: UnsafeRawBufferPointer(rebasing: payload[(offset + 2)..<(offset + 2 + size)]))
-                }
-                offset += 2 + size
-            }
-            return nil
-        default:
-            return nil
-        }
     }
 }

@@ -1,4 +1,5 @@
 import FuzzSupport
+import OnAirPayload
 import OnAirRTP
 import OnAirWire
 
@@ -6,7 +7,9 @@ import OnAirWire
 //
 // Exercises the header parser (RFC 3550 §5.1), the RFC 8285 extension walker, the
 // extension-ID rewriter of the fan-out path, RTX (RFC 4588 §4) wrap/unwrap, the in-place
-// field rewriters, the retransmission cache and receiver statistics, and checks that
+// field rewriters, the retransmission cache and receiver statistics, the H.264 payload
+// inspection of the forwarding path (keyframe start, the SPS a layer's size is read from,
+// RFC 6184 §5.7.1 STAP-A walked), the upstream NACK generator, and checks that
 // what they produce is consistent with what they were given.
 
 /// Publisher extension ID → viewer ID. Drops 2, moves 4 and 5 beyond the one-byte range
@@ -49,6 +52,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if cache.store(packet, sequenceNumber: header.sequenceNumber) {
         fuzzCheck(cache.packet(sequenceNumber: header.sequenceNumber) == packet, "cache returned other bytes")
     }
+    packet.withUnsafeBytes { bytes in
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[header.payloadRange])
+        _ = H264Keyframe.startsKeyframe(payload)
+        if let sps = H264Keyframe.sequenceParameterSet(in: payload) {
+            fuzzCheck(sps.width > 0 && sps.height > 0, "an SPS without a picture size")
+        }
+    }
+    checkNACKGenerator(packet)
     var statistics = RTPStreamStatistics(ssrc: header.ssrc)
     statistics.record(sequenceNumber: header.sequenceNumber, rtpTimestamp: header.timestamp, arrivalTime: 0)
     statistics.record(sequenceNumber: header.sequenceNumber &+ 1, rtpTimestamp: header.timestamp &+ 3000, arrivalTime: 100)
@@ -132,4 +143,20 @@ private func checkFieldRewriters(_ packet: [UInt8], header: RTPHeader) {
     let after = try? RTPHeader(parsing: copy)
     fuzzCheck(after?.payloadRange == header.payloadRange && after?.extensionDataRange == header.extensionDataRange,
               "field rewriters changed the packet layout")
+}
+
+/// The upstream gap finder on hostile sequence numbers (the packet's bytes, two at a time):
+/// it must neither trap nor hold more than its limit, and what it asks for must be missing.
+private func checkNACKGenerator(_ packet: [UInt8]) {
+    var generator = NACKGenerator()
+    var due: [UInt16] = [], givenUp: [UInt16] = []
+    var now = MonoTime.seconds(1)
+    var index = 0
+    while index + 1 < packet.count {
+        _ = generator.received(UInt16(packet[index]) << 8 | UInt16(packet[index + 1]), now: now)
+        fuzzCheck(generator.missingCount <= generator.settings.maximumMissing, "more missing than the limit")
+        now = now + .milliseconds(Int(packet[index]) % 50)
+        generator.poll(now: now, into: &due, givenUp: &givenUp)
+        index += 2
+    }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import OnAirRelay
+import OnAirPayload
 
 /// ``H264Keyframe/startsKeyframe(_:)`` over RFC 6184 payload structures (§5.6 single NAL unit,
 /// §5.7.1 STAP-A, §5.8 FU-A); NAL unit types from H.264 Table 7-1 (1 non-IDR slice, 5 IDR
