@@ -12,11 +12,14 @@ final class EncodingLayer {
     /// Whether the WHIP answer accepted this layer (RFC 8853 §5.3); others are never encoded.
     var accepted = true
     private(set) var bitrate: Int
+    /// What the ladder gives this layer below the top (``SimulcastLadder/Rung/bitrate``).
+    let nominalBitrate: Int
 
-    init(rid: String, encoder: H264Encoder, scaler: PictureScaler?) {
+    init(rid: String, encoder: H264Encoder, scaler: PictureScaler?, nominalBitrate: Int = 0) {
         self.rid = rid
         self.encoder = encoder
         self.scaler = scaler
+        self.nominalBitrate = nominalBitrate
         bitrate = encoder.settings.bitrate
     }
 

@@ -31,6 +31,8 @@ final class MediaPipeline {
 
     /// A layer resumed since the last frame: the next frame is an IDR in every layer.
     private var layerResumed = false
+    /// Indices into ``layers`` of those the answer accepted (all until told), best first.
+    private(set) var acceptedLayers: [Int]
 
     init(source: BroadcastSource, layers: [EncodingLayer], allocator: SimulcastAllocator, opus: OpusAudioEncoder?,
          framesPerSecond: Int) {
@@ -38,6 +40,7 @@ final class MediaPipeline {
         self.source = source
         self.layers = layers
         self.allocator = allocator
+        acceptedLayers = Array(layers.indices)
         self.opus = opus
         self.framesPerSecond = framesPerSecond
     }
@@ -49,7 +52,7 @@ final class MediaPipeline {
     /// Shares `bitrate` (video, bit/s) among the accepted layers.
     func setVideoBitrate(_ bitrate: Int) {
         let shares = allocator.allocate(total: bitrate)
-        for (layer, share) in zip(layers, shares) where layer.setBitrate(share) { layerResumed = true }
+        for (index, share) in zip(acceptedLayers, shares) where layers[index].setBitrate(share) { layerResumed = true }
     }
 
     /// The video bitrate the layers use now.
@@ -59,10 +62,16 @@ final class MediaPipeline {
     var activeLayerNames: String { layers.filter(\.isActive).map(\.rid).joined(separator: " ") }
 
     /// Only the layers the WHIP answer accepted are encoded (all of them without simulcast).
+    /// The allocator then shares the bitrate among those alone, the best of them on top (a
+    /// server that takes no simulcast gets the full picture at the whole bitrate).
     func accept(rids: [String]) {
         for (index, layer) in layers.enumerated() {
             layer.accepted = rids.isEmpty ? index == 0 : rids.contains(layer.rid)
+            if !layer.accepted { _ = layer.setBitrate(0) }
         }
+        acceptedLayers = layers.indices.filter { layers[$0].accepted }
+        let lower = acceptedLayers.dropFirst().map { layers[$0].nominalBitrate }
+        allocator = SimulcastAllocator(lowerBitrates: lower, topMinimum: lower.first ?? 0, topMaximum: allocator.topMaximum)
         layerResumed = true
     }
 

@@ -43,7 +43,8 @@ enum MediaSetup {
                     gop: index == 0 ? gop : gop * 100, preset: settings.preset)
                 encoderSettings.levelIDC = encoderSettings.minimumLevelIDC
                 let scaler = index == 0 ? nil : try PictureScaler(from: source.width, source.height, to: size.width, size.height)
-                layers.append(EncodingLayer(rid: rung.rid, encoder: try H264Encoder(encoderSettings), scaler: scaler))
+                layers.append(EncodingLayer(rid: rung.rid, encoder: try H264Encoder(encoderSettings), scaler: scaler,
+                                            nominalBitrate: rung.bitrate))
             }
         } catch {
             throw BroadcastError(.usage, error.description)
