@@ -155,13 +155,28 @@ final class PublishingConnection {
     @inline(__always)
     private func transmit(_ stream: RTPStreamSender, buffer: UnsafeMutableRawBufferPointer, length: Int, rtpTimestamp: UInt32,
                           mediaTime: UInt64, now: UInt64, to destination: TransportAddress) {
+        let wide = stampSendTime(stream, buffer: buffer)
+        let number = UInt16(buffer[2]) << 8 | UInt16(buffer[3])
+        stream.sent(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), sequence: number,
+                    payloadLength: length - stream.headerLength, mediaTimestamp: rtpTimestamp, at: mediaTime)
+        protectAndSend(stream, buffer: buffer, length: length, transportSequence: wide, now: now, to: destination)
+    }
+
+    /// Stamps the next transport-wide sequence number (every packet that leaves has its own,
+    /// resends too) and abs-send-time into a packet of `stream`; returns the number.
+    @inline(__always)
+    private func stampSendTime(_ stream: RTPStreamSender, buffer: UnsafeMutableRawBufferPointer) -> UInt16 {
         let wide = transportSequence
         if stream.extensions.transportSequence != nil { transportSequence &+= 1 }
         stream.stampSendTime(into: buffer, transportSequence: wide,
                              absSendTime: WellKnownHeaderExtensions.absSendTime(NTPTime(unixNanoseconds: Clocks.realtime())))
-        let number = UInt16(buffer[2]) << 8 | UInt16(buffer[3])
-        stream.sent(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), sequence: number,
-                    payloadLength: length - stream.headerLength, mediaTimestamp: rtpTimestamp, at: mediaTime)
+        return wide
+    }
+
+    /// SRTP in place (`buffer` has room for the tag), send, and tell transport-cc.
+    @inline(__always)
+    private func protectAndSend(_ stream: RTPStreamSender, buffer: UnsafeMutableRawBufferPointer, length: Int,
+                                transportSequence wide: UInt16, now: UInt64, to destination: TransportAddress) {
         guard let protected = session.protectRTP(buffer: buffer, length: length) else { return }
         socket.send(UnsafeRawBufferPointer(rebasing: buffer[0..<protected]), to: destination)
         bytesSent &+= UInt64(protected)
@@ -176,8 +191,9 @@ final class PublishingConnection {
     /// NACKed packets not resent because the budget was spent.
     private(set) var retransmissionsDeclined: UInt64 = 0
 
-    /// RFC 4585 §6.2.1 Generic NACK: resend what we still have, as it was (same sequence number,
-    /// re-encrypted: SRTP's index is the packet's own, RFC 3711 §3.3.1), within the budget.
+    /// RFC 4585 §6.2.1 Generic NACK: resend what we still have, within the budget, as RTX or
+    /// as it was (same sequence number, re-encrypted: SRTP's index is the packet's own,
+    /// RFC 3711 §3.3.1).
     private func retransmit(_ nack: GenericNACK) {
         guard let video = videoStream(ssrc: nack.mediaSSRC), let destination = session.remoteAddress else { return }
         let bytesPerSecond = Self.retransmitShare * Double(pacingBitrate) / 8
@@ -202,15 +218,9 @@ final class PublishingConnection {
                         // packet it never got is new to it, so the same index is fine.
                         UnsafeMutableRawBufferPointer(rebasing: raw[0..<clear.count]).copyMemory(from: clear)
                     }
-                    // A resend is a packet of its own for transport-cc: a fresh wide sequence number.
-                    let wide = transportSequence
-                    if video.extensions.transportSequence != nil { transportSequence &+= 1 }
-                    video.stampSendTime(into: raw, transportSequence: wide,
-                                        absSendTime: WellKnownHeaderExtensions.absSendTime(NTPTime(unixNanoseconds: Clocks.realtime())))
-                    guard let protected = session.protectRTP(buffer: raw, length: length) else { return }
-                    socket.send(UnsafeRawBufferPointer(rebasing: raw[0..<protected]), to: destination)
-                    bytesSent &+= UInt64(protected)
-                    if video.extensions.transportSequence != nil { onTransportPacketSent?(wide, protected, Clocks.monotonic()) }
+                    let wide = stampSendTime(video, buffer: raw)
+                    protectAndSend(video, buffer: raw, length: length, transportSequence: wide, now: Clocks.monotonic(),
+                                   to: destination)
                 }
                 video.countRetransmission()
             }
