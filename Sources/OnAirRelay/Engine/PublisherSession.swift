@@ -1,4 +1,3 @@
-import OnAirPayload
 import OnAirRTP
 import OnAirSDP
 import OnAirWebRTC
@@ -63,26 +62,20 @@ final class PublisherSession: MediaSession {
 }
 
 extension PublisherSession {
-    /// Counts a video packet towards its layer (``ReceivedLayer``).
+    /// The ``videoLayers`` entry of `ssrc`, added on its first packet; nil past the listing limit.
     @inline(__always)
-    func countVideoLayer(ssrc: UInt32, rank: Int, size: Int, marker: Bool, payload: UnsafeRawBufferPointer, now: MonoTime) {
-        var index = videoLayers.firstIndex { $0.ssrc == ssrc }
-        if index == nil, videoLayers.count < Self.maximumListedLayers {
-            videoLayers.append(ReceivedLayer(ssrc: ssrc, rid: rank < videoRIDs.count ? videoRIDs[rank] : nil))
-            index = videoLayers.count - 1
-        }
-        guard let index else { return }
-        videoLayers[index].count(size: size, marker: marker, payload: payload,
-                                 keyframe: H264Keyframe.startsKeyframe(payload), now: now)
+    func videoLayerIndex(ssrc: UInt32, rank: Int) -> Int? {
+        if let index = videoLayers.firstIndex(where: { $0.ssrc == ssrc }) { return index }
+        guard videoLayers.count < Self.maximumListedLayers else { return nil }
+        videoLayers.append(ReceivedLayer(ssrc: ssrc, rid: rank < videoRIDs.count ? videoRIDs[rank] : nil))
+        return videoLayers.count - 1
     }
 
     /// Which source to forward (lower is better): the biggest picture once layers' sizes are
     /// known (rid order differs: libwebrtc lists q;h;f, OBS 0;1;2 from full size down), until
     /// then the offer's rid order (RFC 8853 §5.2).
-    func videoPreference(ssrc: UInt32, ridRank: Int) -> Int {
-        guard let layer = videoLayers.first(where: { $0.ssrc == ssrc }), let width = layer.width, let height = layer.height else {
-            return ridRank
-        }
+    func videoPreference(layer index: Int?, ridRank: Int) -> Int {
+        guard let index, let width = videoLayers[index].width, let height = videoLayers[index].height else { return ridRank }
         return -(width * height)
     }
 }

@@ -1,5 +1,5 @@
-import OnAirPayload
 import Foundation
+import OnAirPayload
 import OnAirRTP
 import OnAirWebRTC
 import OnAirWire
@@ -123,12 +123,14 @@ final class Room {
             guard !payload.isEmpty else { return }  // padding-only probe: nothing to forward
             var keyframe = false
             if isVideo {
+                keyframe = H264Keyframe.startsKeyframe(payload)
                 let rank = Self.rank(of: view.ssrc, in: raw, publisher: publisher)
-                if !isRetransmission {
-                    publisher.countVideoLayer(ssrc: view.ssrc, rank: rank, size: raw.count, marker: view.marker,
-                                              payload: payload, now: now)
+                let layer = publisher.videoLayerIndex(ssrc: view.ssrc, rank: rank)
+                if let layer, !isRetransmission {
+                    publisher.videoLayers[layer].count(size: raw.count, marker: view.marker, payload: payload,
+                                                       keyframe: keyframe, now: now)
                 }
-                switch publisher.videoSource.accept(view.ssrc, rank: publisher.videoPreference(ssrc: view.ssrc, ridRank: rank),
+                switch publisher.videoSource.accept(view.ssrc, rank: publisher.videoPreference(layer: layer, ridRank: rank),
                                                     now: now) {
                 case .ignore: return
                 case .switched:
@@ -151,7 +153,6 @@ final class Room {
                                                  arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate))
                 }
                 if arrival.arrival == .new { publisher.newestVideoTimestamp = view.timestamp }
-                keyframe = H264Keyframe.startsKeyframe(payload)
                 // SPS/PPS (STAP-A) and the IDR's first fragment share one timestamp: count frames.
                 if keyframe && publisher.lastKeyframeTimestamp != view.timestamp {
                     publisher.lastKeyframeTimestamp = view.timestamp
