@@ -79,17 +79,11 @@ extension Room {
         let slot = sender.nextSlot()
         let length = 12 + payload.count + padding
         guard length + 16 <= slot.count else { viewer.packetsDropped += 1; return }
-        slot[0] = padding > 0 ? 0xA0 : 0x80
-        slot[1] = (view.marker ? 0x80 : 0) | track.payloadType
-        slot[2] = UInt8(truncatingIfNeeded: numbers.sequence >> 8)
-        slot[3] = UInt8(truncatingIfNeeded: numbers.sequence)
-        slot.storeBytes(of: numbers.timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
-        slot.storeBytes(of: track.ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
+        Self.writeHeader(into: slot, padded: padding > 0, marker: view.marker, payloadType: track.payloadType,
+                         sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: track.ssrc)
         UnsafeMutableRawBufferPointer(rebasing: slot[12..<(12 + payload.count)]).copyMemory(from: payload)
         if padding > 0 {
-            // RFC 3550 §5.1: padding octets, the last of which counts them (itself included).
-            for index in (12 + payload.count)..<(length - 1) { slot[index] = 0 }
-            slot[length - 1] = UInt8(padding)
+            Self.writePadding(into: slot, count: padding, endingAt: length)
             paddedPackets += 1
         }
         guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length) else {
@@ -108,5 +102,25 @@ extension Room {
             viewer.audioPackets &+= 1
             viewer.audioOctets &+= UInt32(truncatingIfNeeded: payload.count)
         }
+    }
+
+    /// RFC 3550 §5.1 fixed header (no CSRCs, no extension) with a viewer's numbers.
+    @inline(__always)
+    static func writeHeader(into slot: UnsafeMutableRawBufferPointer, padded: Bool, marker: Bool, payloadType: UInt8,
+                            sequence: UInt16, timestamp: UInt32, ssrc: UInt32) {
+        slot[0] = padded ? 0xA0 : 0x80
+        slot[1] = (marker ? 0x80 : 0) | payloadType
+        slot[2] = UInt8(truncatingIfNeeded: sequence >> 8)
+        slot[3] = UInt8(truncatingIfNeeded: sequence)
+        slot.storeBytes(of: timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
+        slot.storeBytes(of: ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
+    }
+
+    /// RFC 3550 §5.1 padding: `count` octets ending at `end`, the last of which counts them
+    /// (itself included).
+    @inline(__always)
+    static func writePadding(into slot: UnsafeMutableRawBufferPointer, count: Int, endingAt end: Int) {
+        for index in (end - count)..<(end - 1) { slot[index] = 0 }
+        slot[end - 1] = UInt8(count)
     }
 }

@@ -56,14 +56,9 @@ extension Room {
                 viewer.video = track
                 let slot = sender.nextSlot()
                 let padding = 4
-                slot[0] = 0xA0  // V=2, P=1
-                slot[1] = track.payloadType
-                slot[2] = UInt8(truncatingIfNeeded: numbers.sequence >> 8)
-                slot[3] = UInt8(truncatingIfNeeded: numbers.sequence)
-                slot.storeBytes(of: numbers.timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
-                slot.storeBytes(of: track.ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
-                for index in 12..<(12 + padding - 1) { slot[index] = 0 }
-                slot[12 + padding - 1] = UInt8(padding)
+                Self.writeHeader(into: slot, padded: true, marker: false, payloadType: track.payloadType,
+                                 sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: track.ssrc)
+                Self.writePadding(into: slot, count: padding, endingAt: 12 + padding)
                 guard let length = viewer.peer.protectRTP(buffer: slot, length: 12 + padding) else { continue }
                 sender.commit(length: length, to: destination)
                 publisher.repair?.lossAnnouncements &+= 1
