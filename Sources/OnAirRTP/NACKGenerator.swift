@@ -152,14 +152,6 @@ public struct NACKGenerator: Sendable {
         return count
     }
 
-    /// When ``poll(now:into:)`` next has something to do (nil: nothing is missing).
-    public var nextPoll: MonoTime? {
-        let resend = max(roundTrip, settings.minimumResendInterval)
-        return missing.lazy.map { entry in
-            entry.lastRequestAt.map { $0 + resend } ?? entry.missedAt + settings.reorderDelay
-        }.min()
-    }
-
     /// Forgets the stream (a new source): nothing is missing any more.
     public mutating func reset() {
         unwrapper = SequenceNumberUnwrapper()
