@@ -17,12 +17,15 @@ public struct SimulcastAllocator: Sendable {
 
     /// Encodings sending now, counted from the smallest (1 = only the smallest).
     public private(set) var activeCount: Int
+    /// What each encoding needs, smallest first: the lower bitrates, then the top's minimum.
+    private let needs: [Int]
 
     public init(lowerBitrates: [Int], topMinimum: Int, topMaximum: Int) {
         self.lowerBitrates = lowerBitrates
         self.topMinimum = topMinimum
         self.topMaximum = max(topMinimum, topMaximum)
         activeCount = lowerBitrates.count + 1
+        needs = lowerBitrates.reversed() + [topMinimum]
     }
 
     public var layerCount: Int { lowerBitrates.count + 1 }
@@ -35,8 +38,7 @@ public struct SimulcastAllocator: Sendable {
     /// path carries this much by trying (``BitrateController/probeCeiling``).
     public var resumeTotal: Int? {
         guard activeCount < layerCount else { return nil }
-        let ascending = Array(lowerBitrates.reversed()) + [topMinimum]
-        let needed = ascending.prefix(activeCount + 1).reduce(0, +)
+        let needed = needs.prefix(activeCount + 1).reduce(0, +)
         return Int(Double(needed) * Self.resumeHeadroom)
     }
 
@@ -44,10 +46,9 @@ public struct SimulcastAllocator: Sendable {
     /// smallest encoding always sends (with what there is).
     public mutating func allocate(total: Int) -> [Int] {
         // Thresholds from the smallest up: what the encodings up to and including each need.
-        let ascending = Array(lowerBitrates.reversed()) + [topMinimum]
         var below = 0  // what the smaller encodings need
         var count = 1
-        for (index, own) in ascending.enumerated() {
+        for (index, own) in needs.enumerated() {
             defer { below += own }
             if index == 0 { continue }
             let resuming = index + 1 > activeCount
@@ -58,14 +59,14 @@ public struct SimulcastAllocator: Sendable {
         activeCount = count
         var remaining = total
         var ascendingAllocation: [Int] = []
-        for index in 0..<ascending.count {
+        for index in needs.indices {
             guard index < count else {
                 ascendingAllocation.append(0)
                 continue
             }
             let isBiggestActive = index == count - 1
-            let share = isBiggestActive ? min(remaining, index == ascending.count - 1 ? topMaximum : ascending[index])
-                : min(remaining, ascending[index])
+            let share = isBiggestActive ? min(remaining, index == needs.count - 1 ? topMaximum : needs[index])
+                : min(remaining, needs[index])
             ascendingAllocation.append(max(0, share))
             remaining -= share
         }
