@@ -31,7 +31,10 @@ public struct SimulcastAllocator: Sendable {
     public var layerCount: Int { lowerBitrates.count + 1 }
 
     /// The most the allocator can use: every encoding at its bitrate, the biggest at its maximum.
-    public var maximumTotal: Int { lowerBitrates.reduce(topMaximum, +) }
+    public var maximumTotal: Int { topMaximum + lowerTotal }
+
+    /// What the smaller encodings take together at their bitrates.
+    public var lowerTotal: Int { lowerBitrates.reduce(0, +) }
 
     /// The total that would resume the next paused encoding (with its headroom); nil when
     /// every encoding sends. While application-limited, the sender can only learn whether the

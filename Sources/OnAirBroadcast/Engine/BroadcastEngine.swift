@@ -44,7 +44,7 @@ public final class BroadcastEngine: @unchecked Sendable {
             pipeline = try MediaSetup.pipeline(settings)
             // Simulcast: the controller steers the sum of the layers (RFC 8853), the top one's
             // share up to --max-bitrate.
-            let lower = pipeline.allocator.maximumTotal - settings.maximumBitrate
+            let lower = pipeline.allocator.lowerTotal
             controller = BitrateController(minimum: settings.minimumBitrate, maximum: pipeline.allocator.maximumTotal,
                                            start: settings.videoBitrate + lower)
             statistics.targetBitrate = settings.videoBitrate + lower

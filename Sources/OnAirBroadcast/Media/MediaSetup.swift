@@ -61,7 +61,7 @@ enum MediaSetup {
             }
         }
         let pipeline = MediaPipeline(source: source, layers: layers, allocator: allocator, opus: opus, framesPerSecond: fps)
-        pipeline.setVideoBitrate(settings.videoBitrate + lower.reduce(0, +))
+        pipeline.setVideoBitrate(settings.videoBitrate + allocator.lowerTotal)
         return pipeline
     }
 
