@@ -58,6 +58,9 @@ let package = Package(
         .target(name: "OnAirRateControl", dependencies: ["OnAirRTP"], swiftSettings: strict),
         // LL-HLS: fMP4/CMAF boxes, segmenter, playlists (RFC 8216bis), pure.
         .target(name: "OnAirHLS", dependencies: ["OnAirWire", "OnAirPayload"], swiftSettings: strict),
+        // The relay's forwarding core, sans-I/O: per-viewer rewriting, layer choice, bandwidth
+        // estimation and probing. Values in, values out; the relay's I/O layer feeds it.
+        .target(name: "OnAirForwarding", dependencies: ["OnAirWire", "OnAirRTP", "OnAirRateControl"], swiftSettings: strict),
 
         // L2: sans-I/O wrappers of C libraries.
         .target(name: "OnAirCrypto", dependencies: ["CLiveOpenSSL", "OnAirWire"], swiftSettings: strict),
@@ -79,7 +82,7 @@ let package = Package(
         .target(name: "OnAirRelay",
                 dependencies: [
                     "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks",
-                    "OnAirHLS", "OnAirPayload", "OnAirTranscode",
+                    "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding",
                     .product(name: "GRDB", package: "GRDB.swift"),
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
                     .product(name: "NIOCore", package: "swift-nio"),
@@ -181,6 +184,8 @@ let package = Package(
         .testTarget(name: "OnAirTranscodeTests", dependencies: ["OnAirTranscode", "CLiveFFmpeg"], swiftSettings: strict),
         .testTarget(name: "OnAirTestPatternTests", dependencies: ["OnAirTestSupport", "OnAirTestPattern"], swiftSettings: strict),
         .testTarget(name: "OnAirRateControlTests", dependencies: ["OnAirTestSupport", "OnAirRateControl", "OnAirRTP"], swiftSettings: strict),
+        .testTarget(name: "OnAirForwardingTests", dependencies: ["OnAirTestSupport", "OnAirForwarding", "OnAirRTP"],
+                    swiftSettings: strict),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirPayload"], swiftSettings: strict),
         .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast"], swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
@@ -190,7 +195,8 @@ let package = Package(
                                    .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirRelayTests",
-                    dependencies: ["OnAirRelay", .product(name: "HummingbirdTesting", package: "hummingbird")],
+                    dependencies: ["OnAirRelay", "OnAirForwarding", "OnAirTestSupport",
+                                   .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),
     ]
 )

@@ -10,6 +10,9 @@ public enum BitrateChangeReason: String, Sendable, Hashable, CaseIterable, Custo
     case delayOveruse = "delay-overuse"
     /// Clean reports (loss below 2%, delay steady): probing upwards.
     case cleanIncrease = "clean"
+    /// A probe (a burst above the target) reached the receiver without loss or a growing
+    /// queue: the path carries at least the probed rate (libwebrtc's probe-based estimate).
+    case probe
 
     public var description: String { rawValue }
 }

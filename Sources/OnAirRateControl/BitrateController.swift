@@ -153,6 +153,16 @@ public struct BitrateController: Sendable {
         }
     }
 
+    /// A probe at `bitrate` bits/s got through clean: the target rises to it at once (within
+    /// the maximum), where clean reports alone would take many seconds at 8 % per second.
+    public mutating func handle(probedBitrate bitrate: Int, now: UInt64) {
+        increaseBase = now
+        let raised = min(configuration.maximum, bitrate)
+        guard raised > target else { return }
+        target = raised
+        lastChangeReason = .probe
+    }
+
     // MARK: Output
 
     /// The REMB ceiling in force at `now`, bits/s.

@@ -24,7 +24,9 @@ enum EgressAnswerer {
             let label = CodecMatching.label(media, index: index)
             let track = localSSRCs.track(for: media.kind)
             let codec = try chooseCodec(media, matching: feed.codec, label: label, rtxAvailable: track?.rtxSSRC != nil)
-            let extensions = CodecMatching.keptExtensions(media, uris: Array(feed.extensions.values))
+            // The relay writes abs-send-time and transport-wide sequence numbers itself (the
+            // viewer's bandwidth estimate), whatever the publisher negotiated.
+            let extensions = CodecMatching.keptExtensions(media, uris: Array(feed.extensions.values) + RTPHeaderExtensionURI.writtenForViewers)
             accepted.append(Accepted(index: index, offered: media, mid: media.mid!, codec: codec, extensions: extensions, track: track))
         }
         guard !accepted.isEmpty else {

@@ -15,6 +15,8 @@ public enum RTPHeaderExtensionURI {
 
     /// Kept on every accepted m= line when offered.
     public static let relayed: [String] = [mid, absSendTime, transportWideCC, audioLevel]
+    /// Written by the relay on what it sends a viewer, for the viewer's bandwidth estimation.
+    public static let writtenForViewers: [String] = [absSendTime, transportWideCC]
     /// Also kept when the publisher sends simulcast, since rids travel in these.
     public static let simulcast: [String] = [rtpStreamID, repairedRTPStreamID]
 }

@@ -1,4 +1,5 @@
 import OnAirWire
+import OnAirTestSupport
 import Testing
 @testable import OnAirRelay
 
@@ -60,8 +61,23 @@ struct KeyframeRequestCoalescerTests {
         #expect(coalescer.sent == 20)
     }
 
-    @Test("the default interval is half a second")
+    @Test("once the keyframe asked for arrived, the next request goes out at once (a joiner waits for no interval)")
+    func arrivedKeyframeOpensTheGate() {
+        let coalescer = Driven(KeyframeRequestCoalescer(interval: .milliseconds(500), minimumGap: .milliseconds(100)))
+        #expect(coalescer.request(now: t0))
+        coalescer.keyframeArrived()
+        // Within the minimum gap it is held, and goes when the gap is over.
+        #expect(!coalescer.request(now: t0 + .milliseconds(60)))
+        #expect(!coalescer.poll(now: t0 + .milliseconds(99)))
+        #expect(coalescer.poll(now: t0 + .milliseconds(100)))
+        coalescer.keyframeArrived()
+        #expect(coalescer.request(now: t0 + .milliseconds(250)))
+        #expect(coalescer.sent == 3)
+    }
+
+    @Test("the default interval is half a second, the minimum gap a tenth")
     func defaultInterval() {
         #expect(KeyframeRequestCoalescer().interval == .milliseconds(500))
+        #expect(KeyframeRequestCoalescer().minimumGap == .milliseconds(100))
     }
 }

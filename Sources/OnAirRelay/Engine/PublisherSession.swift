@@ -20,31 +20,37 @@ final class PublisherSession: MediaSession {
     let ridExtensionID: UInt8?
     var videoRanks: [UInt32: Int] = [:]
     var audioSSRC: UInt32? { audioSource.ssrc }
-    var videoStats: RTPStreamStatistics?
     var audioStats: RTPStreamStatistics?
+    /// Audio octets received, and the audio bitrate over the last second (a viewer's audio is
+    /// part of what its link must carry).
+    var audioBytes: UInt64 = 0
+    private var sampledAudioBytes: UInt64 = 0
+    private(set) var audioBitrate: Double = 0
+    var lastSampledAt = MonoTime.zero
     /// The publisher's latest sender report per SSRC, with when it arrived (for LSR/DLSR and
     /// for translating into viewers' sender reports).
     var senderReports: [UInt32: (report: SenderReport, arrivedAt: MonoTime)] = [:]
-    var keyframes: UInt64 = 0
     /// RFC 8285 id of the transport-wide sequence number, when transport-cc was negotiated.
     let transportSequenceExtensionID: UInt8?
     var transportFeedback = TransportFeedbackRecorder()
     var lastTransportFeedback = MonoTime.zero
-    var lastKeyframeTimestamp: UInt32?
-    /// RTP timestamp of the newest forwarded video packet.
-    var newestVideoTimestamp: UInt32 = 0
     /// Fraction of packets lost in the last report interval (RFC 3550 §6.4.1).
     var lastLossFraction: Double = 0
     /// NACK/RTX repair of the forwarded video source; nil when the publisher offered no NACK.
     var repair: UpstreamRepair?
-    /// Every video encoding received (simulcast layers), forwarded or not, in order of arrival.
+    /// Every video encoding received (simulcast layers), in order of arrival. Each viewer
+    /// gets one of them (``LayerSelector``); HLS and the publisher's figures follow the
+    /// primary one (``videoSource``: the biggest picture).
     var videoLayers: [ReceivedLayer] = []
+    /// Packets kept per layer for viewers' NACKs.
+    let cacheSize: Int
     /// More SSRCs than this are not listed (a publisher cycling SSRCs must not grow the list).
     static let maximumListedLayers = 8
 
     init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
          videoPayloadType: UInt8?, audioPayloadType: UInt8?, videoClockRate: UInt32, audioClockRate: UInt32,
-         now: MonoTime) {
+         cacheSize: Int = 1024, now: MonoTime) {
+        self.cacheSize = cacheSize
         self.videoPayloadType = videoPayloadType
         self.audioPayloadType = audioPayloadType
         self.videoClockRate = videoClockRate
@@ -65,11 +71,31 @@ extension PublisherSession {
     /// The ``videoLayers`` entry of `ssrc`, added on its first packet; nil past the listing limit.
     @inline(__always)
     func videoLayerIndex(ssrc: UInt32, rank: Int) -> Int? {
-        if let index = videoLayers.firstIndex(where: { $0.ssrc == ssrc }) { return index }
+        for index in videoLayers.indices where videoLayers[index].ssrc == ssrc { return index }
         guard videoLayers.count < Self.maximumListedLayers else { return nil }
-        videoLayers.append(ReceivedLayer(ssrc: ssrc, rid: rank < videoRIDs.count ? videoRIDs[rank] : nil))
+        videoLayers.append(ReceivedLayer(ssrc: ssrc, rid: rank < videoRIDs.count ? videoRIDs[rank] : nil, cacheSize: cacheSize))
         return videoLayers.count - 1
     }
+
+    /// Samples the layers' rates and the audio bitrate (once a second).
+    func sampleRates(now: MonoTime, interval: Duration) {
+        for index in videoLayers.indices { videoLayers[index].sample(now: now) }
+        if interval > .zero { audioBitrate = Double(audioBytes - sampledAudioBytes) * 8 / interval.seconds }
+        sampledAudioBytes = audioBytes
+    }
+
+    /// The layer of a video SSRC, if it is one.
+    func videoLayer(ssrc: UInt32) -> Int? {
+        videoLayers.firstIndex { $0.ssrc == ssrc }
+    }
+
+    /// The primary layer (see ``videoSource``), if it has sent anything.
+    var primaryLayer: Int? { videoSSRC.flatMap(videoLayer(ssrc:)) }
+
+    /// Reception statistics of the primary layer.
+    var videoStats: RTPStreamStatistics? { primaryLayer.map { videoLayers[$0].statistics } }
+
+    var keyframes: UInt64 { videoLayers.reduce(0) { $0 + $1.keyframes } }
 
     /// Which source to forward (lower is better): the biggest picture once layers' sizes are
     /// known (rid order differs: libwebrtc lists q;h;f, OBS 0;1;2 from full size down), until

@@ -1,3 +1,4 @@
+import OnAirForwarding
 import OnAirRTP
 import OnAirWebRTC
 import OnAirWire
@@ -11,8 +12,10 @@ extension RelayEngine {
         if let publisher = session as? PublisherSession {
             for case .senderReport(let report) in packets {
                 publisher.senderReports[report.ssrc] = (report, now)
-                if report.ssrc == publisher.videoSSRC {
-                    publisher.videoStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
+                if let layer = publisher.videoLayer(ssrc: report.ssrc) {
+                    publisher.videoLayers[layer].statistics.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
+                    publisher.videoLayers[layer].clock = SenderClock(ntpTime: report.ntpTime, rtpTimestamp: report.rtpTimestamp,
+                                                                     clockRate: publisher.videoClockRate)
                 } else if report.ssrc == publisher.audioSSRC {
                     publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
                 }
@@ -27,24 +30,27 @@ extension RelayEngine {
                 switch item {
                 case .pictureLossIndication, .fullIntraRequest:
                     viewer.keyframeRequests += 1
-                    if room.keyframeRequests.request(now: now) { sendKeyframeRequest(room: room, now: now) }
+                    if let publisher = room.publisher, let layer = viewer.video?.current ?? viewer.video?.target {
+                        room.wantKeyframe(layer: layer, of: publisher)
+                        requestKeyframes(room, now: now)
+                    }
                 case .genericNACK(let nack) where nack.mediaSSRC == viewer.video?.ssrc:
                     room.retransmit(viewerSequences: nack.lostSequenceNumbers, to: viewer, now: now, sender: sender)
                 case .receiverReport(let report):
                     updateRoundTrip(viewer, blocks: report.reportBlocks, now: now)
+                    updateLoss(viewer, blocks: report.reportBlocks, now: now)
                 case .senderReport(let report):
                     updateRoundTrip(viewer, blocks: report.reportBlocks, now: now)
+                    updateLoss(viewer, blocks: report.reportBlocks, now: now)
+                case .remb(let remb):
+                    viewer.estimator.handle(rembBitrate: Int(clamping: remb.bitrate), sentPayloadRate: viewer.payloadRate, now: now)
+                case .transportWideFeedback(let feedback):
+                    viewer.estimator.handle(feedback, now: now)
                 default:
                     break
                 }
             }
         }
-    }
-
-    /// One PLI (RFC 4585 §6.3.1) to the publisher's video source.
-    func sendKeyframeRequest(room: Room, now: MonoTime) {
-        guard let publisher = room.publisher, let ssrc = publisher.videoSSRC else { return }
-        sendRTCP([.pictureLossIndication(PictureLossIndication(senderSSRC: rtcpSenderSSRC, mediaSSRC: ssrc))], to: publisher)
     }
 
     func sendRTCP(_ packets: [RTCPPacket], to session: MediaSession) {
@@ -54,14 +60,26 @@ extension RelayEngine {
     }
 
     /// RFC 3550 §7.2: a translator forwards SRs with its own SSRC mapping. Each viewer gets
-    /// the publisher's NTP/RTP pair in its own timestamp space (lip sync survives) with its
-    /// own packet and octet counts.
+    /// the publisher's NTP/RTP pair of the layer it receives in its own timestamp space (lip
+    /// sync survives) with its own packet and octet counts.
     private func forwardSenderReport(_ report: SenderReport, in room: Room, from publisher: PublisherSession, now: MonoTime) {
-        let isVideo = report.ssrc == publisher.videoSSRC
+        let layer = publisher.videoLayer(ssrc: report.ssrc)
+        let isVideo = layer != nil
         guard isVideo || report.ssrc == publisher.audioSSRC else { return }
         for viewer in room.viewers {
-            guard let track = isVideo ? viewer.video : viewer.audio,
-                  let timestamp = track.viewerTimestamp(forPublisherTimestamp: report.rtpTimestamp) else { continue }
+            let mapped: (ssrc: UInt32, timestamp: UInt32)?
+            if let layer {
+                mapped = viewer.video.flatMap { video in
+                    video.viewerTimestamp(layer: layer, publisherTimestamp: report.rtpTimestamp).map { (video.ssrc, $0) }
+                }
+            } else {
+                mapped = viewer.audio.flatMap { audio in
+                    audio.viewerTimestamp(forPublisherTimestamp: report.rtpTimestamp).map { (audio.ssrc, $0) }
+                }
+            }
+            guard let mapped else { continue }
+            let track = mapped
+            let timestamp = mapped.timestamp
             let translated = SenderReport(
                 ssrc: track.ssrc, ntpTime: report.ntpTime, rtpTimestamp: timestamp,
                 packetCount: isVideo ? viewer.videoPackets : viewer.audioPackets,
@@ -82,6 +100,13 @@ extension RelayEngine {
         }
     }
 
+    /// Loss the viewer reports about its video (RFC 3550 §6.4.1 fraction lost): for its estimate.
+    private func updateLoss(_ viewer: ViewerSession, blocks: [ReportBlock], now: MonoTime) {
+        for block in blocks where block.ssrc == viewer.video?.ssrc {
+            viewer.estimator.handle(fractionLost: Double(block.fractionLost) / 256, now: now)
+        }
+    }
+
     /// transport-cc feedback every ~50 ms while packets arrive (browsers expect 50-100 ms).
     func sendTransportFeedback(_ publisher: PublisherSession, now: MonoTime) {
         guard publisher.transportSequenceExtensionID != nil, now - publisher.lastTransportFeedback >= .milliseconds(50),
@@ -95,15 +120,23 @@ extension RelayEngine {
     /// our loss and jitter figures) and, where negotiated, REMB with the bitrate we accept.
     func sendPeriodicReports(room: Room, now: MonoTime) {
         guard let publisher = room.publisher, publisher.peer.canSendMedia else { return }
-        for index in publisher.videoLayers.indices { publisher.videoLayers[index].sample(now: now) }
+        publisher.sampleRates(now: now, interval: now - publisher.lastSampledAt)
+        publisher.lastSampledAt = now
         var blocks: [ReportBlock] = []
-        if let block = publisher.videoStats?.makeReportBlock(now: now) { blocks.append(block) }
+        // One block per layer (RFC 3550 §6.4.2: up to 31), the primary first.
+        if let primary = publisher.primaryLayer, let block = publisher.videoLayers[primary].statistics.makeReportBlock(now: now) {
+            blocks.append(block)
+        }
+        for index in publisher.videoLayers.indices where index != publisher.primaryLayer {
+            if let block = publisher.videoLayers[index].statistics.makeReportBlock(now: now) { blocks.append(block) }
+        }
         if let block = publisher.audioStats?.makeReportBlock(now: now) { blocks.append(block) }
         if let fraction = blocks.first?.fractionLost { publisher.lastLossFraction = Double(fraction) / 256 }
         var packets: [RTCPPacket] = [.receiverReport(ReceiverReport(ssrc: rtcpSenderSSRC, reportBlocks: blocks))]
         if let video = publisher.negotiated.media(of: .video), video.codec.hasFeedback("goog-remb"),
-           let ssrc = publisher.videoSSRC {
-            packets.append(.remb(REMB(senderSSRC: rtcpSenderSSRC, bitrate: UInt64(config.media.maxPublishBitrate), ssrcs: [ssrc])))
+           !publisher.videoLayers.isEmpty {
+            packets.append(.remb(REMB(senderSSRC: rtcpSenderSSRC, bitrate: UInt64(config.media.maxPublishBitrate),
+                                      ssrcs: publisher.videoLayers.map(\.ssrc))))
         }
         packets.append(.sourceDescription(SourceDescription(ssrc: rtcpSenderSSRC, cname: "onair-relay")))
         sendRTCP(packets, to: publisher)

@@ -1,13 +1,15 @@
 import Foundation
 import OnAirCrypto
 import OnAirDTLS
+import OnAirForwarding
 import OnAirSDP
 import OnAirWebRTC
 import OnAirWire
 
 /// WHIP/WHEP signalling on the engine's loop: offers in, sessions and answers out.
 extension RelayEngine {
-    func createSession(kind: SessionKind, room roomID: String, offer text: String) throws(EngineError) -> SessionCreated {
+    func createSession(kind: SessionKind, room roomID: String, offer text: String, maximumHeight: Int? = nil)
+        throws(EngineError) -> SessionCreated {
         guard sessions.count < config.limits.maxSessions else {
             throw .overloaded("the relay is at its limit of \(config.limits.maxSessions) sessions")
         }
@@ -45,7 +47,8 @@ extension RelayEngine {
             let publisher = PublisherSession(
                 id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
                 videoPayloadType: video?.payloadType, audioPayloadType: audio?.payloadType,
-                videoClockRate: video?.clockRate ?? 90_000, audioClockRate: audio?.clockRate ?? 48_000, now: now)
+                videoClockRate: video?.clockRate ?? 90_000, audioClockRate: audio?.clockRate ?? 48_000,
+                cacheSize: config.media.retransmitCacheSize, now: now)
             // Simulcast offers list several SSRCs: then the first packets decide.
             if negotiated.media(of: .video)?.rids.isEmpty ?? true {
                 publisher.videoSource = SourceLock(ssrc: negotiated.media(of: .video)?.remoteSSRC)
@@ -55,7 +58,7 @@ extension RelayEngine {
                 "room": "\(roomID)", "twcc_ext": "\(publisher.transportSequenceExtensionID.map(String.init) ?? "none")",
                 "video": "\(video.map { "\($0.name) pt=\($0.payloadType) fb=\($0.rtcpFeedback)" } ?? "none")",
                 "extensions": "\(negotiated.media(of: .video)?.extensions ?? [:])"])
-            room = rooms[roomID] ?? Room(id: roomID, cacheSize: config.media.retransmitCacheSize)
+            room = rooms[roomID] ?? Room(id: roomID)
             room.publisher = publisher
             if hlsSettings.enabled, video?.isH264 == true {
                 room.hls = HLSBranch(room: roomID, streamID: String(publisher.id.prefix(12)), settings: hlsSettings,
@@ -73,7 +76,8 @@ extension RelayEngine {
             let ssrcs = LocalSSRCs(
                 cname: ICECredentials.randomString(16), streamID: "onair-\(roomID)",
                 audio: publisher.audioPayloadType == nil ? nil : .init(ssrc: SecureRandom.uint32(), trackID: "audio"),
-                video: publisher.videoPayloadType == nil ? nil : .init(ssrc: SecureRandom.uint32(), trackID: "video"))
+                video: publisher.videoPayloadType == nil ? nil
+                    : .init(ssrc: SecureRandom.uint32(), rtxSSRC: SecureRandom.uint32(), trackID: "video"))
             let negotiated: NegotiatedSession
             (answer, negotiated) = try negotiate { () throws(NegotiationError) in
                 try SDPNegotiator.answerEgress(offer: offer, local: local, source: publisher.negotiated, localSSRCs: ssrcs)
@@ -83,7 +87,7 @@ extension RelayEngine {
                 id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
                 video: rewriter(for: .video, in: negotiated, fallbackSSRC: ssrcs.video?.ssrc),
                 audio: rewriter(for: .audio, in: negotiated, fallbackSSRC: ssrcs.audio?.ssrc),
-                cname: ssrcs.cname, now: now)
+                cname: ssrcs.cname, maximumHeight: maximumHeight, startBitrate: Self.startEstimate(for: publisher), now: now)
             room = existing
             room.viewers.append(viewer)
             room.peakViewers = max(room.peakViewers, room.viewers.count)
@@ -93,6 +97,29 @@ extension RelayEngine {
         sessions[session.id] = session
         sessionsByUfrag[credentials.ufrag] = session
         return SessionCreated(sessionID: session.id, room: roomID, kind: kind, answerSDP: answer.serialize(), etag: session.etag)
+    }
+
+    /// What a new viewer's link is assumed to carry until its feedback says otherwise: the
+    /// biggest layer with room to spare, so a viewer on a good link starts at full quality
+    /// and one on a thin link comes down within its first reports.
+    static func startEstimate(for publisher: PublisherSession) -> Int {
+        let top = publisher.videoLayers.map(\.smoothedBitrate).max() ?? 0
+        return max(Int((top + publisher.audioBitrate) * 1.5), 3_000_000)
+    }
+
+    /// Caps a viewer's layer (`nil`: automatic); the layer changes at the next decision.
+    func setLayerCap(id: String, room: String, maximumHeight: Int?) throws(EngineError) {
+        guard let viewer = sessions[id] as? ViewerSession, viewer.room == room else { throw .unknownSession }
+        viewer.selector.maximumHeight = maximumHeight
+        if let room = rooms[room], let publisher = room.publisher, viewer.connectedAt != nil, viewer.video != nil {
+            let now = MonoTime.now()
+            layerCandidates.removeAll(keepingCapacity: true)
+            for index in publisher.videoLayers.indices {
+                layerCandidates.append(publisher.videoLayers[index].candidate(index: index, now: now))
+            }
+            selectLayer(for: viewer, in: room, publisher: publisher, now: now)
+            requestKeyframes(room, now: now)
+        }
     }
 
     func deleteSession(id: String, room: String, kind: SessionKind) throws(EngineError) {

@@ -7,6 +7,26 @@ extension RelayEngine {
         rooms.keys.sorted().compactMap { snapshot(room: $0) }
     }
 
+    func viewerSnapshot(_ viewer: ViewerSession, publisher: PublisherSession?) -> StreamSnapshot.ViewerSnapshot {
+        func layer(_ index: Int?) -> ReceivedLayer? {
+            guard let index, let publisher, publisher.videoLayers.indices.contains(index) else { return nil }
+            return publisher.videoLayers[index]
+        }
+        let current = layer(viewer.video?.current)
+        let target = layer(viewer.selector.target)
+        return .init(sessionID: viewer.id, layer: current.map { $0.rid ?? String($0.ssrc) },
+                     width: current?.width, height: current?.height,
+                     targetLayer: target.map { $0.rid ?? String($0.ssrc) }, paused: viewer.video != nil && target == nil,
+                     maxHeight: viewer.selector.maximumHeight,
+                     estimateKbps: Double(viewer.estimator.estimate / 100) / 10, feedback: viewer.estimator.feedback.rawValue,
+                     estimateReason: viewer.estimator.lastChangeReason.description,
+                     lossFraction: viewer.estimator.lossFraction, rttMs: viewer.roundTripTime.map { $0 * 1000 },
+                     switchesUp: viewer.selector.upSwitches, switchesDown: viewer.selector.downSwitches,
+                     probesSucceeded: viewer.selector.probe.succeeded, probesFailed: viewer.selector.probe.failed,
+                     paddingBytes: viewer.paddingBytes, pausedSeconds: viewer.pausedTime.seconds,
+                     bytesOut: viewer.bytesOut, retransmissions: viewer.retransmissions, nacksReceived: viewer.nacksReceived)
+    }
+
     func snapshot(room id: String) -> StreamSnapshot? {
         guard let room = rooms[id] else { return nil }
         let now = MonoTime.now()
@@ -35,7 +55,7 @@ extension RelayEngine {
             packetsIn: room.packetsIn, bytesIn: room.bytesIn,
             packetsOut: room.packetsOut, bytesOut: room.bytesOut,
             keyframes: publisher?.keyframes ?? 0,
-            keyframeRequests: room.keyframeRequests.sent,
+            keyframeRequests: publisher?.videoLayers.reduce(0) { $0 + $1.keyframeRequests.sent } ?? 0,
             retransmissions: room.retransmissions,
             packetsLost: lost,
             lossFraction: publisher?.lastLossFraction ?? 0,
@@ -43,18 +63,28 @@ extension RelayEngine {
             viewerRTTMs: rtts.isEmpty ? nil : rtts.reduce(0, +) / Double(rtts.count) * 1000,
             startedAt: room.startedAt.map { formatter.string(from: $0.wall) },
             durationSeconds: room.startedAt.map { (now - $0.mono).seconds },
-            upstreamRepair: publisher?.repair.map { repair in
-                .init(nacksSent: repair.nackPackets, packetsRequested: repair.requested, packetsRepaired: repair.repaired,
-                      packetsUnrepaired: repair.unrepaired, keyframeRequests: repair.keyframeRequests,
-                      rtxPackets: repair.rtxPackets, roundTripMs: repair.generator.roundTrip.seconds * 1000,
-                      lossAnnouncements: repair.lossAnnouncements)
+            upstreamRepair: publisher.flatMap { publisher in
+                publisher.repair.map { repair in
+                    let layers = publisher.videoLayers
+                    return .init(nacksSent: repair.nackPackets, packetsRequested: layers.reduce(0) { $0 + $1.gaps.requested },
+                                 packetsRepaired: layers.reduce(0) { $0 + $1.gaps.repaired },
+                                 packetsUnrepaired: layers.reduce(0) { $0 + $1.gaps.unrepaired },
+                                 keyframeRequests: repair.keyframeRequests, rtxPackets: repair.rtxPackets,
+                                 roundTripMs: (publisher.primaryLayer.map { layers[$0].gaps.roundTrip.seconds } ?? 0) * 1000,
+                                 lossAnnouncements: repair.lossAnnouncements)
+                }
             },
             layers: publisher.map { publisher in
-                publisher.videoLayers.map { layer in
+                publisher.videoLayers.enumerated().map { index, layer in
                     .init(rid: layer.rid, ssrc: layer.ssrc, width: layer.width, height: layer.height,
                           bitrateKbps: (layer.bitrate / 100).rounded() / 10, framesPerSecond: (layer.framesPerSecond * 10).rounded() / 10,
-                          forwarded: layer.ssrc == publisher.videoSSRC, active: now - layer.lastPacketAt < .seconds(1))
+                          forwarded: room.viewers.contains { $0.video?.current == index },
+                          viewers: room.viewers.filter { $0.video?.current == index }.count,
+                          primary: index == publisher.primaryLayer, active: layer.isLive(now: now))
                 }
-            } ?? [])
+            } ?? [],
+            viewerSessions: room.viewers.filter { $0.connectedAt != nil }.map { viewer in
+                viewerSnapshot(viewer, publisher: publisher)
+            })
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import OnAirCrypto
 import OnAirDTLS
+import OnAirForwarding
 import OnAirSDP
 import OnAirWebRTC
 import OnAirWire
@@ -41,6 +42,9 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     /// Sequence numbers to NACK upstream, and those given up, reused (``requestRepairs(_:now:)``).
     var dueRepairs: [UInt16] = []
     var givenUpRepairs: [UInt16] = []
+    /// The layers of the room being decided (``selectLayers(_:now:)``), reused.
+    var layerCandidates: [LayerCandidate] = []
+    private var ticks: UInt64 = 0
     /// Rooms with publisher packets waiting for the end of the read batch (``Room/fanOutPending``).
     private var roomsAwaitingFanOut: [Room] = []
     private var timer: RepeatedTask?
@@ -103,7 +107,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         for room in roomsAwaitingFanOut {
             requestRepairs(room, now: now)
             room.awaitingFanOut = false
-            room.fanOutPending(sender: sender)
+            room.fanOutPending(sender: sender, now: now)
         }
         roomsAwaitingFanOut.removeAll(keepingCapacity: true)
     }
@@ -128,10 +132,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
                     room.awaitingFanOut = true
                     roomsAwaitingFanOut.append(room)
                 }
-                if room.needsKeyframe {
-                    room.needsKeyframe = false
-                    if room.keyframeRequests.request(now: now) { sendKeyframeRequest(room: room, now: now) }
-                }
+                if room.needsKeyframe { requestKeyframes(room, now: now) }
             case .rtcp(let packet):
                 handleRTCP(packet, from: session, now: now)
             case .closed(let reason):
@@ -153,16 +154,28 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         }
         let deadline = NIODeadline.now()
         for branch in endedHLS.values { branch.branch.expireWaiters(now: deadline) }
+        ticks &+= 1
         for room in rooms.values {
             room.hls?.expireWaiters(now: deadline)
             requestRepairs(room, now: now)
-            if room.keyframeRequests.poll(now: now) { sendKeyframeRequest(room: room, now: now) }
+            pollKeyframeRequests(room, now: now)
             if let publisher = room.publisher { sendTransportFeedback(publisher, now: now) }
+            if ticks % 5 == 0 { selectLayers(room, now: now) }
+            sendProbePadding(room, now: now, interval: .milliseconds(20))
         }
         if now - lastReportTick >= .seconds(1) {
+            let elapsed = min(now - lastReportTick, .seconds(2))
             lastReportTick = now
             endedHLS = endedHLS.filter { $0.value.until > now }
-            for room in rooms.values { sendPeriodicReports(room: room, now: now) }
+            for room in rooms.values {
+                sendPeriodicReports(room: room, now: now)
+                for viewer in room.viewers where viewer.connectedAt != nil {
+                    viewer.sampleRates(now: now)
+                    if viewer.video != nil && viewer.video?.current == nil && viewer.selector.target == nil {
+                        viewer.pausedTime += elapsed
+                    }
+                }
+            }
         }
         sender.flush()
     }
@@ -178,9 +191,17 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
             lifecycleObserver?.streamStarted(StreamStarted(
                 room: room.id, sessionID: session.id, codecs: snapshot(room: room.id)?.codecs ?? [],
                 at: wall.timeIntervalSince1970))
-        } else if session is ViewerSession {
+        } else if let viewer = session as? ViewerSession {
             logger.info("viewer connected", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
-            if room.keyframeRequests.request(now: now) { sendKeyframeRequest(room: room, now: now) }
+            // Its first layer now, and a keyframe of it: the first frame waits for nothing else.
+            if let publisher = room.publisher, !publisher.videoLayers.isEmpty, viewer.video != nil {
+                layerCandidates.removeAll(keepingCapacity: true)
+                for index in publisher.videoLayers.indices {
+                    layerCandidates.append(publisher.videoLayers[index].candidate(index: index, now: now))
+                }
+                selectLayer(for: viewer, in: room, publisher: publisher, now: now)
+                requestKeyframes(room, now: now)
+            }
             notifyViewers(room)
         }
     }

@@ -18,6 +18,8 @@ extension Room {
         let view: PacketView
         let isVideo: Bool
         let keyframe: Bool
+        /// The publisher's video layer (``PublisherSession/videoLayers``); -1 for audio.
+        let layer: Int
         /// RTP padding octets to add so that it is as long as the packet before it.
         let padding: Int
     }
@@ -29,11 +31,12 @@ extension Room {
     /// (the last viewer of a batch waits for all copies before it).
     static let maxPendingPackets = 32
 
-    func queueForFanOut(_ packet: [UInt8], view: PacketView, isVideo: Bool, keyframe: Bool, sender: BatchedDatagramSender) {
-        pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe,
+    func queueForFanOut(_ packet: [UInt8], view: PacketView, isVideo: Bool, keyframe: Bool, layer: Int,
+                        sender: BatchedDatagramSender, now: MonoTime) {
+        pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe, layer: layer,
                                             padding: isVideo ? Self.runPadding(payloadSize: view.payloadRange.count,
                                                                                after: pendingPackets.last) : 0))
-        if pendingPackets.count >= Self.maxPendingPackets { fanOutPending(sender: sender) }
+        if pendingPackets.count >= Self.maxPendingPackets { fanOutPending(sender: sender, now: now) }
     }
 
     /// The padding that makes a video payload of `payloadSize` octets as long as the padded
@@ -46,8 +49,11 @@ extension Room {
     }
 
     /// Sends every pending packet to every connected viewer, each viewer's packets in a row.
-    func fanOutPending(sender: BatchedDatagramSender) {
-        guard !pendingPackets.isEmpty else { return }
+    func fanOutPending(sender: BatchedDatagramSender, now: MonoTime) {
+        guard !pendingPackets.isEmpty, let publisher else {
+            pendingPackets.removeAll(keepingCapacity: true)
+            return
+        }
         pendingPackets.withUnsafeBufferPointer { pending in
             for viewer in viewers {
                 guard let destination = viewer.destination, viewer.peer.canSendMedia else { continue }
@@ -55,8 +61,8 @@ extension Room {
                     let item = pending[index]
                     item.packet.withUnsafeBytes { raw in
                         send(item.view, payload: UnsafeRawBufferPointer(rebasing: raw[item.view.payloadRange]),
-                             isVideo: item.isVideo, keyframe: item.keyframe, padding: item.padding,
-                             to: viewer, at: destination, sender: sender)
+                             isVideo: item.isVideo, keyframe: item.keyframe, layer: item.layer, padding: item.padding,
+                             to: viewer, at: destination, from: publisher, sender: sender, now: now)
                     }
                 }
             }
@@ -65,43 +71,72 @@ extension Room {
     }
 
     /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.
+    /// Video goes only to viewers on its layer (or switching to it at this keyframe).
     @inline(__always)
-    func send(_ view: PacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool, padding: Int = 0,
-              to viewer: ViewerSession, at destination: DatagramDestination, sender: BatchedDatagramSender) {
-        let mapped: (sequence: UInt16, timestamp: UInt32)??
+    func send(_ view: PacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool, layer: Int, padding: Int,
+              to viewer: ViewerSession, at destination: DatagramDestination, from publisher: PublisherSession,
+              sender: BatchedDatagramSender, now: MonoTime) {
+        let numbers: (sequence: UInt16, timestamp: UInt32)?
+        let payloadType: UInt8
+        let ssrc: UInt32
         if isVideo {
-            mapped = viewer.video?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe)
+            guard viewer.video != nil else { return }
+            numbers = viewer.video!.map(layer: layer, sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe,
+                                        now: now) { publisher.videoLayers.indices.contains($0) ? publisher.videoLayers[$0].clock : nil }
+            payloadType = viewer.video!.payloadType
+            ssrc = viewer.video!.ssrc
         } else {
-            mapped = viewer.audio?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: true)
+            guard viewer.audio != nil else { return }
+            numbers = viewer.audio!.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: true)
+            payloadType = viewer.audio!.payloadType
+            ssrc = viewer.audio!.ssrc
         }
-        guard let mappedOrNil = mapped, let numbers = mappedOrNil,
-              let track = isVideo ? viewer.video : viewer.audio else { return }
-        let slot = sender.nextSlot()
-        let length = 12 + payload.count + padding
-        guard length + 16 <= slot.count else { viewer.packetsDropped += 1; return }
-        Self.writeHeader(into: slot, padded: padding > 0, marker: view.marker, payloadType: track.payloadType,
-                         sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: track.ssrc)
-        UnsafeMutableRawBufferPointer(rebasing: slot[12..<(12 + payload.count)]).copyMemory(from: payload)
-        if padding > 0 {
-            Self.writePadding(into: slot, count: padding, endingAt: length)
-            paddedPackets += 1
-        }
-        guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length) else {
-            viewer.packetsDropped += 1
-            return
-        }
-        sender.commit(length: protectedLength, to: destination)
-        viewer.packetsOut += 1
-        viewer.bytesOut += UInt64(protectedLength)
-        packetsOut += 1
-        bytesOut += UInt64(protectedLength)
+        guard let numbers,
+              emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: payloadType,
+                   sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: ssrc, payload: payload,
+                   padding: padding, now: now) != nil else { return }
+        if padding > 0 { paddedPackets += 1 }
         if isVideo {
             viewer.videoPackets &+= 1
             viewer.videoOctets &+= UInt32(truncatingIfNeeded: payload.count)
+            viewer.selector.probe.countSent(1)
         } else {
             viewer.audioPackets &+= 1
             viewer.audioOctets &+= UInt32(truncatingIfNeeded: payload.count)
         }
+    }
+
+    /// Writes one packet for a viewer (its header, its header extensions, the payload and
+    /// `padding` octets of RTP padding) into the sender's next slot, protects and queues it,
+    /// and records it for the viewer's transport-cc. Returns the protected length.
+    @inline(__always)
+    @discardableResult
+    func emit(to viewer: ViewerSession, at destination: DatagramDestination, sender: BatchedDatagramSender, marker: Bool,
+              payloadType: UInt8, sequence: UInt16, timestamp: UInt32, ssrc: UInt32, payload: UnsafeRawBufferPointer,
+              padding: Int, now: MonoTime) -> Int? {
+        let slot = sender.nextSlot()
+        let headerLength = 12 + viewer.extensions.length
+        let length = headerLength + payload.count + padding
+        guard length + 16 <= slot.count else { viewer.packetsDropped += 1; return nil }
+        Self.writeHeader(into: slot, padded: padding > 0, marker: marker, payloadType: payloadType,
+                         sequence: sequence, timestamp: timestamp, ssrc: ssrc)
+        let transportSequence = viewer.extensions.write(into: slot, now: now)
+        if !payload.isEmpty {
+            UnsafeMutableRawBufferPointer(rebasing: slot[headerLength..<(headerLength + payload.count)]).copyMemory(from: payload)
+        }
+        if padding > 0 { Self.writePadding(into: slot, count: padding, endingAt: length) }
+        guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length) else {
+            viewer.packetsDropped += 1
+            return nil
+        }
+        sender.commit(length: protectedLength, to: destination)
+        if let transportSequence { viewer.estimator.sent(transportSequence: transportSequence, size: protectedLength, now: now) }
+        viewer.packetsOut += 1
+        viewer.bytesOut += UInt64(protectedLength)
+        viewer.payloadBytes &+= UInt64(payload.count + padding)
+        packetsOut += 1
+        bytesOut += UInt64(protectedLength)
+        return protectedLength
     }
 
     /// RFC 3550 §5.1 fixed header (no CSRCs, no extension) with a viewer's numbers.

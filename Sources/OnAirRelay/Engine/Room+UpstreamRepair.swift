@@ -4,15 +4,15 @@ import OnAirWire
 /// The way in: RTX packets turned back into the packets they repair (RFC 4588 §4), so that
 /// a repair is forwarded and cached like the original would have been.
 extension Room {
-    /// The original packet carried by an RTX packet of the forwarded video source, or nil
-    /// (a padding-only probe, a repair of another simulcast layer, a malformed packet).
+    /// The original packet carried by an RTX packet of one of the video layers, or nil (a
+    /// padding-only probe, a repair of an unknown source, a malformed packet).
     static func recoverOriginal(of raw: UnsafeRawBufferPointer, from publisher: PublisherSession) -> [UInt8]? {
         guard publisher.repair != nil, let payloadType = publisher.videoPayloadType,
               let header = try? RTPHeader(parsing: raw) else { return nil }
         publisher.repair?.rtxPackets &+= 1
         guard header.payloadLength >= 2,
               let media = mediaSource(ofRTX: header.ssrc, in: raw, header: header, publisher: publisher),
-              media == publisher.videoSSRC else { return nil }
+              publisher.videoLayer(ssrc: media) != nil else { return nil }
         var original = [UInt8](repeating: 0, count: raw.count)
         let length = original.withUnsafeMutableBytes { output in
             try? RTX.unwrap(raw, header: header, originalSSRC: media, originalPayloadType: payloadType, into: output)
@@ -41,51 +41,47 @@ extension Room {
         return media
     }
 
-    /// Tells every viewer that these publisher packets will never come: each gets a
+    /// Tells the viewers of `layer` that these of its packets will never come: each gets a
     /// padding-only packet (RFC 3550 §5.1) with the missing sequence number and its frame's
     /// timestamp. A receiver whose jitter buffer waits for every sequence number (aiortc's
     /// holds frames until 512 packets have passed: seconds on a thin stream) moves on to
     /// the keyframe asked for at the same time; libwebrtc takes padding as no media at all.
-    func announceLoss(_ sequences: [UInt16], sender: BatchedDatagramSender) {
-        guard let publisher else { return }
+    func announceLoss(_ sequences: [UInt16], layer: Int, sender: BatchedDatagramSender, now: MonoTime) {
+        guard let publisher, publisher.videoLayers.indices.contains(layer) else { return }
         for sequence in sequences {
-            let timestamp = nearestTimestamp(to: sequence) ?? publisher.newestVideoTimestamp
+            let timestamp = nearestTimestamp(to: sequence, layer: layer, of: publisher) ?? publisher.videoLayers[layer].newestTimestamp
             for viewer in viewers {
-                guard let destination = viewer.destination, viewer.peer.canSendMedia, var track = viewer.video,
-                      let numbers = track.map(sequence: sequence, timestamp: timestamp, startsKeyframe: false) else { continue }
-                viewer.video = track
-                let slot = sender.nextSlot()
-                let padding = 4
-                Self.writeHeader(into: slot, padded: true, marker: false, payloadType: track.payloadType,
-                                 sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: track.ssrc)
-                Self.writePadding(into: slot, count: padding, endingAt: 12 + padding)
-                guard let length = viewer.peer.protectRTP(buffer: slot, length: 12 + padding) else { continue }
-                sender.commit(length: length, to: destination)
-                publisher.repair?.lossAnnouncements &+= 1
+                guard let destination = viewer.destination, viewer.peer.canSendMedia, viewer.video?.current == layer,
+                      let numbers = viewer.video!.map(layer: layer, sequence: sequence, timestamp: timestamp, startsKeyframe: false,
+                                                      now: now, clock: { _ in nil }) else { continue }
+                let sent = emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: viewer.video!.payloadType,
+                                sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: viewer.video!.ssrc,
+                                payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4, now: now)
+                if sent != nil { publisher.repair?.lossAnnouncements &+= 1 }
             }
         }
     }
 
-    /// The RTP timestamp of the cached video packet nearest before `sequence` (its frame, or
-    /// the one before it), else the nearest after it. Loss comes in bursts (a full queue drops
-    /// everything for a while), so the next packets may be missing too.
-    private func nearestTimestamp(to sequence: UInt16) -> UInt32? {
+    /// The RTP timestamp of the cached packet of `layer` nearest before `sequence` (its frame,
+    /// or the one before it), else the nearest after it. Loss comes in bursts (a full queue
+    /// drops everything for a while), so the next packets may be missing too.
+    private func nearestTimestamp(to sequence: UInt16, layer: Int, of publisher: PublisherSession) -> UInt32? {
         for distance in 1...UInt16(64) {
-            if let found = videoCache.withPacket(sequenceNumber: sequence &- distance, { Self.view($0)?.timestamp }) ?? nil {
+            if let found = publisher.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &- distance, { Self.view($0)?.timestamp }) ?? nil {
                 return found
             }
         }
         for distance in 1...UInt16(64) {
-            if let found = videoCache.withPacket(sequenceNumber: sequence &+ distance, { Self.view($0)?.timestamp }) ?? nil {
+            if let found = publisher.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &+ distance, { Self.view($0)?.timestamp }) ?? nil {
                 return found
             }
         }
         return nil
     }
 
-    /// Loss that no NACK can repair any more: a keyframe is the only way on.
-    func lossNeedsKeyframe(_ publisher: PublisherSession) {
+    /// Loss that no NACK can repair any more: a keyframe of that layer is the only way on.
+    func lossNeedsKeyframe(_ publisher: PublisherSession, layer: Int) {
         publisher.repair?.keyframeRequests &+= 1
-        needsKeyframe = true
+        wantKeyframe(layer: layer, of: publisher)
     }
 }

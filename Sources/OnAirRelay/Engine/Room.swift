@@ -10,11 +10,9 @@ final class Room {
     let id: String
     var publisher: PublisherSession?
     var viewers: [ViewerSession] = []
-    var keyframeRequests = KeyframeRequestCoalescer()
-    /// Recent publisher video packets (decrypted, as received) for answering NACKs.
-    var videoCache: RTPPacketCache
     var peakViewers = 0
-    /// Set by the forwarding path when viewers need a keyframe; the engine sends the PLI.
+    /// Set when some layer needs a keyframe (``ReceivedLayer/keyframeWanted``); the engine
+    /// sends the PLIs.
     var needsKeyframe = false
     /// The LL-HLS packaging of the current stream, when enabled.
     var hls: HLSBranch?
@@ -34,9 +32,8 @@ final class Room {
     /// Whether the engine has this room on its list to fan out at the end of the read batch.
     var awaitingFanOut = false
 
-    init(id: String, cacheSize: Int) {
+    init(id: String) {
         self.id = id
-        self.videoCache = RTPPacketCache(capacity: cacheSize, maxPacketSize: 1500)
         pendingPackets.reserveCapacity(Self.maxPendingPackets)
     }
 
@@ -93,8 +90,9 @@ final class Room {
         return rank
     }
 
-    /// Forwards one decrypted publisher RTP packet to every connected viewer. An RTX packet
-    /// (RFC 4588) is forwarded as the original it carries (`isRetransmission`).
+    /// Forwards one decrypted publisher RTP packet to the viewers (at the end of the read
+    /// batch, ``fanOutPending``). Every video layer is forwarded; each viewer takes its own
+    /// (``send``). An RTX packet (RFC 4588) is forwarded as the original it carries.
     func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: BatchedDatagramSender,
                  isRetransmission: Bool = false) {
         var recovered: [UInt8]?
@@ -121,48 +119,14 @@ final class Room {
             publisher.bytesIn += UInt64(raw.count)
             let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
             guard !payload.isEmpty else { return }  // padding-only probe: nothing to forward
-            var keyframe = false
             if isVideo {
-                keyframe = H264Keyframe.startsKeyframe(payload)
-                let rank = Self.rank(of: view.ssrc, in: raw, publisher: publisher)
-                let layer = publisher.videoLayerIndex(ssrc: view.ssrc, rank: rank)
-                if let layer, !isRetransmission {
-                    publisher.videoLayers[layer].count(size: raw.count, marker: view.marker, payload: payload,
-                                                       keyframe: keyframe, now: now)
+                guard let admitted = admitVideo(view, raw: raw, payload: payload, from: publisher, now: now,
+                                                isRetransmission: isRetransmission) else { return }
+                queueForFanOut(packet, view: view, isVideo: true, keyframe: admitted.keyframe, layer: admitted.layer,
+                               sender: sender, now: now)
+                if admitted.primary, let hls {
+                    hls.receiveVideo(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
                 }
-                switch publisher.videoSource.accept(view.ssrc, rank: publisher.videoPreference(layer: layer, ridRank: rank),
-                                                    now: now) {
-                case .ignore: return
-                case .switched:
-                    publisher.videoStats = nil
-                    publisher.repair?.generator.reset()
-                    for viewer in viewers { viewer.video?.rebase(timestampStep: 3000) }
-                    needsKeyframe = true  // viewers wait for the new source's keyframe
-                case .forward: break
-                }
-                let arrival = publisher.repair?.generator.received(view.sequence, now: now) ?? (.new, false)
-                if arrival.unrepairable { lossNeedsKeyframe(publisher) }
-                // A retransmission of what arrived already (a NACK crossed the original) is noise.
-                if isRetransmission && arrival.arrival == .duplicate { return }
-                if publisher.videoStats == nil { publisher.videoStats = RTPStreamStatistics(ssrc: view.ssrc) }
-                if arrival.arrival == .repaired {
-                    // Counts as received, but its arrival time says nothing about jitter.
-                    publisher.videoStats?.recordRetransmission(sequenceNumber: view.sequence)
-                } else {
-                    publisher.videoStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
-                                                 arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate))
-                }
-                if arrival.arrival == .new { publisher.newestVideoTimestamp = view.timestamp }
-                // SPS/PPS (STAP-A) and the IDR's first fragment share one timestamp: count frames.
-                if keyframe && publisher.lastKeyframeTimestamp != view.timestamp {
-                    publisher.lastKeyframeTimestamp = view.timestamp
-                    publisher.keyframes += 1
-                    keyframeRequests.keyframeArrived()
-                    // Loss before a keyframe is still repaired: a viewer whose jitter buffer
-                    // waits for every sequence number (aiortc's) stalls on a hole a keyframe
-                    // does not close.
-                }
-                _ = videoCache.store(raw, sequenceNumber: view.sequence)
             } else {
                 switch publisher.audioSource.accept(view.ssrc, now: now) {
                 case .ignore: return
@@ -171,41 +135,48 @@ final class Room {
                     for viewer in viewers { viewer.audio?.rebase(timestampStep: 960) }
                 case .forward: break
                 }
+                publisher.audioBytes &+= UInt64(raw.count)
                 if publisher.audioStats == nil { publisher.audioStats = RTPStreamStatistics(ssrc: view.ssrc) }
                 publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                              arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
+                queueForFanOut(packet, view: view, isVideo: false, keyframe: false, layer: -1, sender: sender, now: now)
+                hls?.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
             }
-            queueForFanOut(packet, view: view, isVideo: isVideo, keyframe: keyframe, sender: sender)
-            if let hls {
-                if isVideo {
-                    hls.receiveVideo(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
-                } else {
-                    hls.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
-                }
-                if hls.keyframeWanted {
-                    hls.keyframeWanted = false
-                    needsKeyframe = true
-                }
+            if let hls, hls.keyframeWanted, let primary = publisher.primaryLayer {
+                hls.keyframeWanted = false
+                wantKeyframe(layer: primary, of: publisher)
             }
         }
         if let recovered { forward(recovered, from: publisher, now: now, sender: sender, isRetransmission: true) }
     }
 
-    /// Answers a viewer's NACK for video sequence numbers from the cache, within its budget.
+    /// Asks for a keyframe of one layer; the engine sends the PLI after the packet (coalesced).
+    func wantKeyframe(layer: Int, of publisher: PublisherSession) {
+        guard publisher.videoLayers.indices.contains(layer) else { return }
+        publisher.videoLayers[layer].keyframeWanted = true
+        needsKeyframe = true
+    }
+
+    /// Answers a viewer's NACK for video sequence numbers from its layer's cache, within its
+    /// budget, with the numbers the viewer first got.
     func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: BatchedDatagramSender) {
         guard let publisher, let track = viewer.video else { return }
         viewer.nacksReceived += UInt64(viewerSequences.count)
+        viewer.selector.probe.countNACKed(viewerSequences.count)
         guard let destination = viewer.destination, viewer.peer.canSendMedia else { return }
         for viewerSequence in viewerSequences {
-            guard let publisherSequence = track.publisherSequence(forViewerSequence: viewerSequence),
-                  viewer.retransmitBudget.take(now: now) else { continue }
-            videoCache.withPacket(sequenceNumber: publisherSequence) { raw in
-                guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType else { return }
-                let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
-                send(view, payload: payload, isVideo: true, keyframe: H264Keyframe.startsKeyframe(payload),
-                     to: viewer, at: destination, sender: sender)
-                viewer.retransmissions += 1
-                retransmissions += 1
+            guard let source = track.source(ofViewerSequence: viewerSequence),
+                  publisher.videoLayers.indices.contains(source.layer), viewer.retransmitBudget.take(now: now) else { continue }
+            publisher.videoLayers[source.layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
+                guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType,
+                      let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
+                let sent = emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: track.payloadType,
+                                sequence: viewerSequence, timestamp: timestamp, ssrc: track.ssrc,
+                                payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), padding: 0, now: now)
+                if sent != nil {
+                    viewer.retransmissions += 1
+                    retransmissions += 1
+                }
             }
         }
     }

@@ -30,6 +30,47 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
     public var upstreamRepair: UpstreamRepairSnapshot?
     /// Every video encoding the publisher sends (simulcast layers), forwarded or not.
     public var layers: [LayerSnapshot] = []
+    /// Each connected viewer: the layer it gets and why.
+    public var viewerSessions: [ViewerSnapshot] = []
+
+    /// One viewer's video: its layer, its link as the relay estimates it, its switches.
+    public struct ViewerSnapshot: Codable, Sendable, Equatable {
+        public var sessionID: String
+        /// The layer it receives (rid, else SSRC); nil while paused or before its first keyframe.
+        public var layer: String?
+        public var width: Int?
+        public var height: Int?
+        /// The layer it is switching to, if different.
+        public var targetLayer: String?
+        /// Video paused: the estimate is below the smallest layer (audio goes on).
+        public var paused: Bool
+        /// The viewer's cap (`max_height`), if any.
+        public var maxHeight: Int?
+        public var estimateKbps: Double
+        /// The feedback the estimate runs on: transport-cc, remb or rr.
+        public var feedback: String
+        /// Why the estimate last changed.
+        public var estimateReason: String
+        public var lossFraction: Double
+        public var rttMs: Double?
+        public var switchesUp: UInt64
+        public var switchesDown: UInt64
+        public var probesSucceeded: UInt64
+        public var probesFailed: UInt64
+        public var paddingBytes: UInt64
+        public var pausedSeconds: Double
+        public var bytesOut: UInt64
+        public var retransmissions: UInt64
+        public var nacksReceived: UInt64
+
+        enum CodingKeys: String, CodingKey {
+            case sessionID = "session_id", layer, width, height, targetLayer = "target_layer", paused
+            case maxHeight = "max_height", estimateKbps = "estimate_kbps", feedback, estimateReason = "estimate_reason"
+            case lossFraction = "loss_fraction", rttMs = "rtt_ms", switchesUp = "switches_up", switchesDown = "switches_down"
+            case probesSucceeded = "probes_succeeded", probesFailed = "probes_failed", paddingBytes = "padding_bytes"
+            case pausedSeconds = "paused_seconds", bytesOut = "bytes_out", retransmissions, nacksReceived = "nacks_received"
+        }
+    }
 
     /// One received video encoding: its rid (RFC 8852), picture size (from its SPS), rates.
     public struct LayerSnapshot: Codable, Sendable, Equatable {
@@ -39,13 +80,16 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var height: Int?
         public var bitrateKbps: Double
         public var framesPerSecond: Double
-        /// The layer viewers get now.
+        /// Some viewer gets this layer now, and how many do.
         public var forwarded: Bool
+        public var viewers: Int
+        /// The layer HLS, recording and the stream's figures follow (the biggest picture).
+        public var primary: Bool
         /// Sending now (a packet within the last second).
         public var active: Bool
 
         enum CodingKeys: String, CodingKey {
-            case rid, ssrc, width, height, bitrateKbps = "bitrate_kbps", framesPerSecond = "fps", forwarded, active
+            case rid, ssrc, width, height, bitrateKbps = "bitrate_kbps", framesPerSecond = "fps", forwarded, viewers, primary, active
         }
     }
 
@@ -86,7 +130,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         case keyframes, keyframeRequests = "keyframe_requests", retransmissions
         case packetsLost = "packets_lost", lossFraction = "loss_fraction", jitterMs = "jitter_ms"
         case viewerRTTMs = "viewer_rtt_ms", startedAt = "started_at", durationSeconds = "duration_seconds"
-        case upstreamRepair = "upstream_repair", layers
+        case upstreamRepair = "upstream_repair", layers, viewerSessions = "viewer_sessions"
     }
 }
 

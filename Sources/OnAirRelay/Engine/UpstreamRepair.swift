@@ -2,12 +2,11 @@ import OnAirRTP
 import OnAirSDP
 import OnAirWire
 
-/// Loss repair on the way in: the publisher's forwarded video source is watched for gaps
-/// (``NACKGenerator``), missing packets are asked for with Generic NACKs (RFC 4585 §6.2.1),
+/// Loss repair on the way in: each of the publisher's video layers is watched for gaps
+/// (``ReceivedLayer/gaps``), missing packets are asked for with Generic NACKs (RFC 4585 §6.2.1),
 /// and what comes back, as RTX (RFC 4588) or as the very packet, is forwarded and cached like
 /// any other. Only loss that could not be repaired in time costs a keyframe.
 struct UpstreamRepair {
-    var generator = NACKGenerator()
     /// RFC 4588 §8.6 payload type of the video's RTX, when negotiated.
     let rtxPayloadType: UInt8?
     /// RFC 8852 §3.2 repaired-rtp-stream-id extension: names the rid an RTX packet repairs
@@ -36,8 +35,4 @@ struct UpstreamRepair {
         guard let video, video.codec.hasFeedback("nack") else { return nil }
         return UpstreamRepair(video: video)
     }
-
-    var repaired: UInt64 { generator.repaired }
-    var unrepaired: UInt64 { generator.unrepaired }
-    var requested: UInt64 { generator.requested }
 }

@@ -1,32 +1,76 @@
+import OnAirForwarding
 import OnAirRTP
 import OnAirSDP
 import OnAirWebRTC
 import OnAirWire
 
 /// A WHEP viewer: receives the room's media with its own SSRCs, sequence numbers and
-/// timestamps (``TrackRewriter``), in the payload types it negotiated.
+/// timestamps, in the payload types it negotiated; its video from the layer its link carries
+/// (``LayerSelector`` on its ``ViewerBandwidthEstimator``).
 final class ViewerSession: MediaSession {
-    var video: TrackRewriter?
+    var video: LayeredVideoRewriter?
     var audio: TrackRewriter?
+    var estimator: ViewerBandwidthEstimator
+    var selector: LayerSelector
+    /// abs-send-time / transport-wide sequence numbers written on every packet sent.
+    var extensions: ViewerHeaderExtensions
+    /// RFC 4588 RTX stream, when negotiated: carries padding-only probe packets with their own
+    /// sequence numbers, so probing never disturbs the media's numbering or NACKs.
+    let rtx: (ssrc: UInt32, payloadType: UInt8)?
+    var rtxSequence = UInt16.random(in: 0...UInt16.max)
     var retransmitBudget = RetransmitBudget()
     var retransmissions: UInt64 = 0
     var nacksReceived: UInt64 = 0
     var keyframeRequests: UInt64 = 0
     var packetsDropped: UInt64 = 0
+    var paddingPackets: UInt64 = 0
+    var paddingBytes: UInt64 = 0
+    /// Time spent with video paused (the estimate below the smallest layer).
+    var pausedTime: Duration = .zero
     /// Packets and payload octets sent per track, for our sender reports (RFC 3550 §6.4.1).
     var videoPackets: UInt32 = 0
     var videoOctets: UInt32 = 0
     var audioPackets: UInt32 = 0
     var audioOctets: UInt32 = 0
+    /// Payload octets sent (media and padding), sampled into ``payloadRate`` (REMB counts payload).
+    var payloadBytes: UInt64 = 0
+    private var sampledPayloadBytes: UInt64 = 0
+    private var sampledAt: MonoTime?
+    private(set) var payloadRate = 0
     /// The compact NTP time of our last SR per SSRC, to turn report blocks into RTT.
     var lastSenderReport: [UInt32: (compact: UInt32, sentAt: MonoTime)] = [:]
     let cname: String
 
     init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
-         video: TrackRewriter?, audio: TrackRewriter?, cname: String, now: MonoTime) {
-        self.video = video
+         video: TrackRewriter?, audio: TrackRewriter?, cname: String, maximumHeight: Int?, startBitrate: Int, now: MonoTime) {
+        self.video = video.map { LayeredVideoRewriter(rewriter: $0, target: nil) }
         self.audio = audio
         self.cname = cname
+        let media = negotiated.media(of: .video)
+        extensions = ViewerHeaderExtensions(
+            absoluteSendTimeID: media?.extensionID(for: RTPHeaderExtensionURI.absSendTime),
+            transportSequenceID: media?.codec.hasFeedback("transport-cc") == true
+                ? media?.extensionID(for: RTPHeaderExtensionURI.transportWideCC) : nil,
+            firstTransportSequence: UInt16.random(in: 0...UInt16.max))
+        let feedback: ViewerBandwidthEstimator.Feedback =
+            extensions.transportSequenceID != nil ? .transportCC
+            : (media?.codec.hasFeedback("goog-remb") == true && extensions.absoluteSendTimeID != nil ? .remb : .receiverReports)
+        estimator = ViewerBandwidthEstimator(feedback: feedback, start: startBitrate)
+        selector = LayerSelector(maximumHeight: maximumHeight)
+        if let media, let payloadType = media.codec.rtxPayloadType, let ssrc = media.localRTXSSRC {
+            rtx = (ssrc, payloadType)
+        } else {
+            rtx = nil
+        }
         super.init(id: id, room: room, kind: .viewer, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
+    }
+
+    /// Updates ``payloadRate`` (about once a second).
+    func sampleRates(now: MonoTime) {
+        if let sampledAt, now > sampledAt {
+            payloadRate = Int(Double(payloadBytes - sampledPayloadBytes) * 8 / (now - sampledAt).seconds)
+        }
+        sampledAt = now
+        sampledPayloadBytes = payloadBytes
     }
 }

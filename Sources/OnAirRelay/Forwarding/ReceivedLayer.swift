@@ -1,29 +1,51 @@
+import OnAirForwarding
 import OnAirPayload
+import OnAirRTP
 import OnAirWire
 
-/// One video encoding a publisher sends (a simulcast layer, RFC 8853, or the only one): what
-/// `/api/streams` lists whether or not it is the one forwarded. Counting is a few additions
-/// per packet; the picture size is read from the SPS that leads each keyframe (H.264 §7.3.2.1).
+/// One video encoding a publisher sends (a simulcast layer, RFC 8853, or the only one), with
+/// everything the relay keeps per encoding: its packets for viewers' NACKs, its gaps for
+/// NACKs upstream, its reception statistics and sender clock, its keyframe requests, and the
+/// figures `/api/streams` lists. Counting is a few additions per packet; the picture size is
+/// read from the SPS that leads each keyframe (H.264 §7.3.2.1).
 struct ReceivedLayer {
     let ssrc: UInt32
     /// RFC 8852 rid, when the publisher sends simulcast.
     let rid: String?
+    /// Recent packets (decrypted, as received) for answering viewers' NACKs.
+    var cache: RTPPacketCache
+    /// Gaps in its sequence numbers, asked for again upstream (used when NACK was negotiated).
+    var gaps = NACKGenerator()
+    /// RFC 3550 §6.4.1 reception statistics for our receiver reports.
+    var statistics: RTPStreamStatistics
+    /// Its latest sender report: where its timestamps sit on the publisher's wallclock.
+    var clock: SenderClock?
+    var keyframeRequests = KeyframeRequestCoalescer()
+    /// Set when someone needs a keyframe of this layer; the engine sends the PLI.
+    var keyframeWanted = false
+    var lastKeyframeTimestamp: UInt32?
+    /// RTP timestamp of the newest packet that arrived in order.
+    var newestTimestamp: UInt32 = 0
     private(set) var packets: UInt64 = 0
     private(set) var bytes: UInt64 = 0
     private(set) var frames: UInt64 = 0
+    private(set) var keyframes: UInt64 = 0
     private(set) var width: Int?
     private(set) var height: Int?
-    /// Rates over the last sampling interval.
+    /// Rates over the last sampling interval, and the bitrate smoothed over a few of them.
     private(set) var bitrate: Double = 0
+    private(set) var smoothedBitrate: Double = 0
     private(set) var framesPerSecond: Double = 0
     private(set) var lastPacketAt = MonoTime.zero
     private var sampledAt: MonoTime?
     private var sampledBytes: UInt64 = 0
     private var sampledFrames: UInt64 = 0
 
-    init(ssrc: UInt32, rid: String?) {
+    init(ssrc: UInt32, rid: String?, cacheSize: Int = 1024) {
         self.ssrc = ssrc
         self.rid = rid
+        cache = RTPPacketCache(capacity: cacheSize, maxPacketSize: 1500)
+        statistics = RTPStreamStatistics(ssrc: ssrc)
     }
 
     /// Counts one packet (`size`: the whole RTP packet); the marker bit ends a frame (RFC 6184 §5.1).
@@ -39,15 +61,40 @@ struct ReceivedLayer {
         }
     }
 
+    /// Counts a keyframe once per frame (SPS/PPS and the IDR's first fragment share a
+    /// timestamp); true when this packet starts a new one.
+    mutating func keyframeStarted(timestamp: UInt32) -> Bool {
+        guard lastKeyframeTimestamp != timestamp else { return false }
+        lastKeyframeTimestamp = timestamp
+        keyframes &+= 1
+        keyframeRequests.keyframeArrived()
+        return true
+    }
+
+    /// Sending now: a packet within four frame intervals (at least 200 ms, at most 1 s). A
+    /// layer the publisher paused stops being a candidate within a few frames, so viewers on
+    /// it move to another layer at once instead of waiting out a fixed silence.
+    func isLive(now: MonoTime) -> Bool {
+        guard packets > 0 else { return false }
+        let interval = framesPerSecond > 1 ? min(max(4 / framesPerSecond, 0.2), 1) : 1
+        return (now - lastPacketAt).seconds < interval
+    }
+
     /// Updates the rates from the counts since the previous call (about once a second).
     mutating func sample(now: MonoTime) {
         if let sampledAt, now > sampledAt {
             let seconds = (now - sampledAt).seconds
             bitrate = Double(bytes - sampledBytes) * 8 / seconds
             framesPerSecond = Double(frames - sampledFrames) / seconds
+            // A keyframe doubles one second's figure; what a link must carry is the average.
+            smoothedBitrate = smoothedBitrate == 0 ? bitrate : 0.7 * smoothedBitrate + 0.3 * bitrate
         }
         sampledAt = now
         sampledBytes = bytes
         sampledFrames = frames
+    }
+
+    func candidate(index: Int, now: MonoTime) -> LayerCandidate {
+        LayerCandidate(index: index, bitrate: Int(smoothedBitrate), width: width, height: height, live: isLive(now: now))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -6,6 +7,9 @@ import NIOCore
 /// WHIP (RFC 9725) and WHEP (draft-ietf-wish-whep) resources:
 /// `POST /whip/{room}`, `POST /whep/{room}` create sessions at `/{whip|whep}/{room}/{id}`,
 /// which take `PATCH` (trickle / ICE restart, RFC 9725 §4.3) and `DELETE` (§4.2).
+///
+/// A viewer's video layer can be capped: `POST /whep/{room}?max_height=360`, or later
+/// `PUT /whep/{room}/{id}/layer` with `{"max_height": 360}` (`null`: automatic again).
 struct SignallingController: Sendable {
     let engine: RelayEngine
     let config: RelayConfig
@@ -25,6 +29,41 @@ struct SignallingController: Sendable {
                 try await delete(kind: kind, request: request, context: context)
             }
         }
+        router.put("/whep/:room/:session/layer") { request, context in
+            try await setLayerCap(request: request, context: context)
+        }
+    }
+
+    /// `max_height`: a positive picture height in lines, at most 4320.
+    static func maximumHeight(_ value: Substring?) throws -> Int? {
+        guard let value else { return nil }
+        guard let height = Int(value), (1...4320).contains(height) else {
+            throw RelayHTTPError(.badRequest, "max_height must be a picture height in lines, 1...4320 (got \"\(value)\")")
+        }
+        return height
+    }
+
+    private func setLayerCap(request: Request, context: BasicRequestContext) async throws -> Response {
+        let room = try RoomID.validated(context.parameters.require("room"))
+        let session = try context.parameters.require("session")
+        try BearerAuth.require(token(for: .viewer, room: room), in: request, what: "this session")
+        try requireContentType("application/json", request)
+        let body = try await collectBody(request)
+        let cap: LayerCapRequest
+        do {
+            cap = try JSONDecoder().decode(LayerCapRequest.self, from: Data(body.readableBytesView))
+        } catch {
+            throw RelayHTTPError(.badRequest, "the body must be {\"max_height\": <lines> or null}: \(error)")
+        }
+        if let height = cap.maxHeight, !(1...4320).contains(height) {
+            throw RelayHTTPError(.unprocessableContent, "max_height must be 1...4320 lines (got \(height))")
+        }
+        do {
+            try await engine.perform { try $0.setLayerCap(id: session, room: room, maximumHeight: cap.maxHeight) }
+        } catch let error as EngineError {
+            throw httpError(error, kind: .viewer)
+        }
+        return Response(status: .noContent)
     }
 
     private func token(for kind: SessionKind, room: String) -> String? {
@@ -37,9 +76,15 @@ struct SignallingController: Sendable {
         try requireContentType("application/sdp", request)
         let body = try await collectBody(request)
         let offer = String(decoding: body.readableBytesView, as: UTF8.self)
+        let maximumHeight = try Self.maximumHeight(request.uri.queryParameters["max_height"])
+        if maximumHeight != nil && kind == .publisher {
+            throw RelayHTTPError(.badRequest, "max_height caps what a viewer receives; it has no meaning for WHIP")
+        }
         let created: SessionCreated
         do {
-            created = try await engine.perform { try $0.createSession(kind: kind, room: room, offer: offer) }
+            created = try await engine.perform {
+                try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight)
+            }
         } catch let error as EngineError {
             logger.info("refused \(kind.rawValue) in room \(room): \(error)", metadata: ["room": "\(room)"])
             throw httpError(error, kind: kind)

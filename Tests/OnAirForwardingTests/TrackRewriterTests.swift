@@ -1,5 +1,6 @@
 import Testing
-@testable import OnAirRelay
+@testable import OnAirForwarding
+import OnAirTestSupport
 
 /// ``TrackRewriter``: one publisher stream onto one viewer's SSRC, sequence and timestamp space.
 @Suite("TrackRewriter")

@@ -13,6 +13,8 @@ public struct TrackRewriter: Sendable {
     private var lastSequence: UInt16 = 0
     private var lastTimestamp: UInt32 = 0
     private var hasLast = false
+    /// The viewer sequence number of the first packet since the last (re)start.
+    private var firstViewerSequence: UInt16 = 0
     private var sequenceOffset: UInt16 = 0
     private var timestampOffset: UInt32 = 0
     public private(set) var started = false
@@ -38,6 +40,7 @@ public struct TrackRewriter: Sendable {
             if waitsForKeyframe && !startsKeyframe { return nil }
             started = true
             sequenceOffset = initialSequence &- sequence
+            firstViewerSequence = initialSequence
             timestampOffset = initialTimestamp &- timestamp
             highestSequence = sequence
             firstExtended = 0
@@ -66,6 +69,28 @@ public struct TrackRewriter: Sendable {
         started = false
         initialSequence = lastSequence &+ 1
         initialTimestamp = lastTimestamp &+ timestampStep
+    }
+
+    /// Continues the viewer's numbering on another source (a simulcast layer switch, a resume
+    /// after a pause) from that source's next keyframe: sequence numbers right after the last
+    /// sent (RFC 3550 §5.1 allows no gap a receiver would read as loss), and `nextTimestamp`
+    /// for that keyframe, which the caller has mapped onto the viewer's timeline.
+    public mutating func switchSource(nextTimestamp: UInt32) {
+        started = false
+        initialSequence = hasLast ? lastSequence &+ 1 : initialSequence
+        initialTimestamp = nextTimestamp
+    }
+
+    /// The newest viewer timestamp sent, and the source timestamp it came from.
+    public var lastTimestamps: (viewer: UInt32, source: UInt32)? {
+        hasLast ? (lastTimestamp, lastTimestamp &- timestampOffset) : nil
+    }
+
+    /// Whether a viewer sequence number was sent since the last (re)start, i.e. maps back
+    /// through this rewriter's offset.
+    public func covers(viewerSequence: UInt16) -> Bool {
+        started && hasLast && Int16(bitPattern: viewerSequence &- firstViewerSequence) >= 0
+            && Int16(bitPattern: lastSequence &- viewerSequence) >= 0
     }
 
     /// The publisher sequence number behind a viewer's sequence number (for NACKs), or nil

@@ -1,0 +1,104 @@
+import OnAirWire
+
+/// Chooses the layer one viewer gets from its bandwidth estimate (what mediasoup's
+/// SimulcastConsumer and LiveKit's forwarder do per subscriber):
+///
+/// - down at once when the current layer no longer fits (`keep` × its bitrate plus audio is
+///   above the estimate), to the best layer that fits; and then no switch up for
+///   `holdAfterDown` (a link that just choked is not tried again at once);
+/// - pause video when even the smallest layer is far above the estimate: audio goes on alone;
+/// - up one layer at a time and only after a probe at that layer's rate got through
+///   (``ProbeController``), or, for a viewer that cannot be probed (no RTX), when the
+///   estimate exceeds it by `upWithoutProbe`;
+/// - only live layers, and none above the viewer's cap (`maximumHeight`).
+public struct LayerSelector: Sendable {
+    public struct Settings: Sendable {
+        public var keep = 0.8
+        public var pauseBelow = 0.5
+        public var probeHeadroom = 1.15
+        public var upWithoutProbe = 1.3
+        public var holdAfterDown: Duration = .seconds(10)
+        public var probe = ProbeController.Settings()
+        public init() {}
+    }
+
+    public let settings: Settings
+    /// The layer wanted (nil: video paused, or nothing chosen yet).
+    public private(set) var target: Int?
+    private var chosen = false
+    private var holdUntil = MonoTime.zero
+    public var probe: ProbeController
+    /// The viewer's cap: no layer taller than this (nil: any).
+    public var maximumHeight: Int?
+    public private(set) var upSwitches: UInt64 = 0
+    public private(set) var downSwitches: UInt64 = 0
+
+    public init(settings: Settings = Settings(), maximumHeight: Int? = nil) {
+        self.settings = settings
+        self.maximumHeight = maximumHeight
+        probe = ProbeController(settings: settings.probe)
+    }
+
+    /// Re-decides the target from the layers and the estimate; returns the new target.
+    ///
+    /// - Parameters:
+    ///   - layers: every layer the publisher sends, live or not.
+    ///   - audioBitrate: what the viewer's audio takes, bits/s (it is never given up).
+    ///   - canProbe: whether padding can be sent to this viewer (RTX negotiated).
+    @discardableResult
+    public mutating func update(layers: [LayerCandidate], audioBitrate: Int, estimator: inout ViewerBandwidthEstimator,
+                                canProbe: Bool, now: MonoTime) -> Int? {
+        let ladder = Self.ladder(layers, maximumHeight: maximumHeight)
+        guard !ladder.isEmpty else { return target }
+        func needs(_ layer: LayerCandidate) -> Double { Double(layer.bitrate + audioBitrate) }
+
+        if case .some(let outcome) = probe.poll(now: now, lastCongestion: estimator.lastCongestion),
+           case .succeeded(let rate) = outcome {
+            estimator.probeSucceeded(rate: rate, now: now)
+        }
+        let estimateNow = Double(estimator.estimate)
+        let position = target.flatMap { current in ladder.firstIndex { $0.index == current } }
+        guard chosen, target == nil || position != nil else {
+            // The first choice, or the target is gone (paused by the publisher, above a new
+            // cap): the best layer that fits.
+            chosen = true
+            target = (ladder.first { needs($0) * settings.keep <= estimateNow }
+                ?? (estimateNow >= needs(ladder[ladder.count - 1]) * settings.pauseBelow ? ladder.last : nil))?.index
+            return target
+        }
+        // While paused, `current` is past the smallest layer: the one to come back to.
+        let current = position ?? ladder.count
+        if current < ladder.count && estimateNow < needs(ladder[current]) * settings.keep {
+            let floor = ladder[ladder.count - 1]
+            let next = ladder[(current + 1)...].first { needs($0) * settings.keep <= estimateNow }
+                ?? (estimateNow >= needs(floor) * settings.pauseBelow ? floor : nil)
+            if next?.index != target {
+                target = next?.index
+                downSwitches += 1
+                holdUntil = now + settings.holdAfterDown
+                probe.cancel(now: now)
+            }
+            return target
+        }
+        guard current > 0, now >= holdUntil else { return target }
+        let up = ladder[current - 1]
+        if estimateNow >= needs(up) && (estimator.lastChangeReason == .probe || !canProbe && estimateNow >= needs(up) * settings.upWithoutProbe) {
+            target = up.index
+            upSwitches += 1
+            return target
+        }
+        if canProbe, probe.mayStart(now: now) {
+            probe.start(rate: Int(needs(up) * settings.probeHeadroom), now: now)
+        }
+        return target
+    }
+
+    /// Live layers within the cap, biggest picture first (then highest bitrate); when the cap
+    /// leaves none, the smallest live layer.
+    static func ladder(_ layers: [LayerCandidate], maximumHeight: Int?) -> [LayerCandidate] {
+        let live = layers.filter(\.live).sorted { ($0.pixels, $0.bitrate) > ($1.pixels, $1.bitrate) }
+        guard let maximumHeight else { return live }
+        let capped = live.filter { ($0.height ?? 0) <= maximumHeight }
+        return capped.isEmpty ? Array(live.suffix(1)) : capped
+    }
+}

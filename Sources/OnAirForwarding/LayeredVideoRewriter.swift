@@ -1,0 +1,104 @@
+import OnAirWire
+
+/// One viewer's video when the publisher sends several encodings (simulcast layers, RFC 8853):
+/// which layer the viewer gets, and the switch from one to another. A switch happens only at
+/// a keyframe of the new layer (nothing before it decodes), with the viewer's sequence numbers
+/// running on without a gap and its timestamps carried across through the layers' sender
+/// reports (the same wallclock instant keeps its place on the viewer's timeline), never
+/// backwards: a backwards jump stalls libwebrtc's jitter buffer.
+public struct LayeredVideoRewriter: Sendable {
+    public private(set) var rewriter: TrackRewriter
+    /// The layer forwarded now; nil before the first keyframe and while paused.
+    public private(set) var current: Int?
+    /// The layer wanted; nil pauses video. A different layer is taken at its next keyframe.
+    public var target: Int?
+    /// The layer before the last switch and its rewriter, to answer NACKs for what it sent.
+    private var previous: (layer: Int, rewriter: TrackRewriter)?
+    /// When the last video packet went out and which layer it came from (for the timestamp
+    /// step after a pause, and across layers without sender reports).
+    private var lastSentAt: MonoTime?
+    private var lastLayer: Int?
+    public private(set) var switches: UInt64 = 0
+
+    public init(rewriter: TrackRewriter, target: Int?) {
+        self.rewriter = rewriter
+        self.target = target
+    }
+
+    public var ssrc: UInt32 { rewriter.ssrc }
+    public var payloadType: UInt8 { rewriter.payloadType }
+    /// True between the choice of another layer and its keyframe.
+    public var isSwitching: Bool { target != current }
+
+    /// The viewer's numbers for one packet of `layer`, or nil when the viewer does not get it.
+    ///
+    /// - Parameter clock: the sender clock of a layer (its latest sender report), if known.
+    @inline(__always)
+    public mutating func map(layer: Int, sequence: UInt16, timestamp: UInt32, startsKeyframe: Bool, now: MonoTime,
+                             clock: (Int) -> SenderClock?) -> (sequence: UInt16, timestamp: UInt32)? {
+        if layer == current {
+            if target != current && target == nil { return pause() }
+            guard let numbers = rewriter.map(sequence: sequence, timestamp: timestamp, startsKeyframe: startsKeyframe) else {
+                return nil
+            }
+            lastSentAt = now
+            return numbers
+        }
+        guard layer == target, startsKeyframe else { return nil }
+        if let last = rewriter.lastTimestamps {
+            let step = Self.timestampStep(from: last.source, of: lastLayer.flatMap(clock), to: timestamp, of: clock(layer),
+                                          elapsed: lastSentAt.map { now - $0 })
+            if let current { previous = (current, rewriter) }
+            rewriter.switchSource(nextTimestamp: last.viewer &+ step)
+            switches &+= 1
+        }
+        current = layer
+        lastLayer = layer
+        guard let numbers = rewriter.map(sequence: sequence, timestamp: timestamp, startsKeyframe: true) else { return nil }
+        lastSentAt = now
+        return numbers
+    }
+
+    /// Stops forwarding video (the estimate is below the lowest layer); audio goes on.
+    private mutating func pause() -> (sequence: UInt16, timestamp: UInt32)? {
+        if let current { previous = (current, rewriter) }
+        current = nil
+        return nil
+    }
+
+    /// The publisher layer and sequence number behind a viewer's sequence number, and the
+    /// rewriter that numbered it (for answering NACKs with the numbers first sent).
+    public func source(ofViewerSequence sequence: UInt16) -> (layer: Int, sequence: UInt16, rewriter: TrackRewriter)? {
+        if let current, rewriter.covers(viewerSequence: sequence),
+           let original = rewriter.publisherSequence(forViewerSequence: sequence) {
+            return (current, original, rewriter)
+        }
+        if let previous, previous.rewriter.covers(viewerSequence: sequence),
+           let original = previous.rewriter.publisherSequence(forViewerSequence: sequence) {
+            return (previous.layer, original, previous.rewriter)
+        }
+        return nil
+    }
+
+    /// The viewer's timestamp for a timestamp of `layer` (for translating its sender reports).
+    public func viewerTimestamp(layer: Int, publisherTimestamp: UInt32) -> UInt32? {
+        layer == current ? rewriter.viewerTimestamp(forPublisherTimestamp: publisherTimestamp) : nil
+    }
+
+    /// How far the viewer's timestamps move from the last frame sent (`lastTimestamp` of the
+    /// old layer) to the new layer's keyframe (`timestamp`): the wallclock time between them
+    /// through both sender reports, else the time since the last packet went out, at least one
+    /// tick and at most 10 s (a report that disagrees with the clock by more is not believed).
+    static func timestampStep(from lastTimestamp: UInt32, of oldClock: SenderClock?, to timestamp: UInt32,
+                              of newClock: SenderClock?, elapsed: Duration?) -> UInt32 {
+        let rate = Int64(newClock?.clockRate ?? oldClock?.clockRate ?? 90_000)
+        var nanoseconds: Int64
+        if let oldClock, let newClock {
+            nanoseconds = newClock.wallclock(of: timestamp) - oldClock.wallclock(of: lastTimestamp)
+        } else {
+            nanoseconds = elapsed.map { Int64($0.seconds * 1e9) } ?? 33_333_333
+        }
+        nanoseconds = min(max(nanoseconds, 0), 10_000_000_000)
+        return UInt32(max(1, nanoseconds * rate / 1_000_000_000))
+    }
+}

@@ -1,0 +1,89 @@
+import OnAirWire
+
+/// Probing up before switching up: the relay sends a viewer padding on top of its media so
+/// that the total reaches the next layer's bitrate with headroom, for a short burst, and
+/// switches only if that got through clean (libwebrtc's probe clusters; mediasoup and LiveKit
+/// probe before an upgrade the same way). A probe fails on any congestion signal from its
+/// start until a grace period after it (feedback takes a round trip), or on NACKed loss; each
+/// failure doubles the wait before the next one, up to a ceiling, so a thin link is not hit
+/// every second.
+public struct ProbeController: Sendable {
+    public struct Settings: Sendable {
+        /// How long padding is sent.
+        public var duration: Duration = .milliseconds(700)
+        /// How long after that congestion still counts against the probe.
+        public var grace: Duration = .milliseconds(400)
+        public var initialBackoff: Duration = .seconds(2)
+        public var maximumBackoff: Duration = .seconds(8)
+        /// NACKed packets during a probe beyond this fraction of those sent fail it.
+        public var lossLimit = 0.08
+        public init() {}
+    }
+
+    public enum Outcome: Sendable, Equatable { case succeeded(rate: Int), failed }
+
+    public let settings: Settings
+    public private(set) var active: (rate: Int, start: MonoTime)?
+    private var nextAttempt = MonoTime.zero
+    private var backoff: Duration
+    private var sentDuringProbe = 0
+    private var nackedDuringProbe = 0
+    public private(set) var succeeded: UInt64 = 0
+    public private(set) var failed: UInt64 = 0
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        backoff = settings.initialBackoff
+    }
+
+    public func mayStart(now: MonoTime) -> Bool { active == nil && now >= nextAttempt }
+
+    /// Starts a probe towards `rate` bits/s in total (media and padding).
+    public mutating func start(rate: Int, now: MonoTime) {
+        active = (rate, now)
+        sentDuringProbe = 0
+        nackedDuringProbe = 0
+    }
+
+    /// The total rate to reach now with padding, or nil when no padding is due.
+    @inline(__always)
+    public func paddingTarget(now: MonoTime) -> Int? {
+        guard let active, now - active.start < settings.duration else { return nil }
+        return active.rate
+    }
+
+    /// Media packets sent and NACKed while a probe runs (a NACK is the quickest loss signal).
+    public mutating func countSent(_ packets: Int) { if active != nil { sentDuringProbe += packets } }
+    public mutating func countNACKed(_ packets: Int) { if active != nil { nackedDuringProbe += packets } }
+
+    /// Judges the running probe: failed on congestion since its start or too many NACKs,
+    /// succeeded once its grace period has passed clean.
+    public mutating func poll(now: MonoTime, lastCongestion: MonoTime?) -> Outcome? {
+        guard let active else { return nil }
+        let lossy = Double(nackedDuringProbe) > max(2, settings.lossLimit * Double(sentDuringProbe))
+        if lossy || (lastCongestion.map { $0 >= active.start } ?? false) {
+            finish(now: now)
+            failed += 1
+            nextAttempt = now + backoff
+            backoff = min(backoff * 2, settings.maximumBackoff)
+            return .failed
+        }
+        guard now - active.start >= settings.duration + settings.grace else { return nil }
+        finish(now: now)
+        succeeded += 1
+        backoff = settings.initialBackoff
+        nextAttempt = now + settings.initialBackoff
+        return .succeeded(rate: active.rate)
+    }
+
+    /// Drops a running probe without a verdict (the viewer switched down, or left).
+    public mutating func cancel(now: MonoTime) {
+        if active != nil { finish(now: now) }
+    }
+
+    private mutating func finish(now: MonoTime) {
+        active = nil
+        sentDuringProbe = 0
+        nackedDuringProbe = 0
+    }
+}

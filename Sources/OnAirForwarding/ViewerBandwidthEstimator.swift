@@ -1,0 +1,76 @@
+import OnAirRTP
+import OnAirRateControl
+import OnAirWire
+
+/// What one viewer's link carries, estimated by the relay from whatever feedback that viewer
+/// gives (draft-ietf-rmcat-gcc-02, with ``BitrateController`` as the controller):
+///
+/// - transport-cc (§5): the relay numbers what it sends (``ViewerHeaderExtensions``) and runs
+///   the delay-based estimator on the viewer's feedback; overuse cuts to 0.85 × acknowledged.
+/// - REMB (draft-alvestrand-rmcat-remb-03): a receiver's AIMD control lowers its figure only
+///   on overuse and raises it by at most 8 % per second whatever the path carries, so a
+///   falling REMB is a congestion signal and the estimate takes it; a rising one says nothing
+///   the relay did not already send (after a successful probe it lags for many seconds).
+/// - receiver reports (§6): above 10 % loss the estimate is cut, below 2 % it may grow.
+/// - probes (``ProbeController``): a burst above the estimate that arrived clean raises it to
+///   the probed rate at once.
+public struct ViewerBandwidthEstimator: Sendable {
+    /// The feedback the viewer negotiated, best first.
+    public enum Feedback: String, Sendable { case transportCC = "transport-cc", remb, receiverReports = "rr" }
+
+    public let feedback: Feedback
+    private var controller: BitrateController
+    private var transport: TransportFeedbackAdapter?
+    private var lastREMB: Int?
+    /// The latest loss fraction reported (0...1).
+    public private(set) var lossFraction: Double = 0
+    /// The last congestion signal (overuse, a falling REMB, loss over 10 %).
+    public private(set) var lastCongestion: MonoTime?
+
+    public init(feedback: Feedback, start: Int, minimum: Int = 30_000, maximum: Int = 50_000_000) {
+        self.feedback = feedback
+        controller = BitrateController(minimum: minimum, maximum: maximum, start: start)
+        transport = feedback == .transportCC ? TransportFeedbackAdapter() : nil
+    }
+
+    /// Bits per second the viewer's link is believed to carry now.
+    public var estimate: Int { controller.target }
+    public var lastChangeReason: BitrateChangeReason { controller.lastChangeReason }
+
+    /// A packet went out with transport-wide sequence number `sequence`, `size` octets on the wire.
+    @inline(__always)
+    public mutating func sent(transportSequence sequence: UInt16, size: Int, now: MonoTime) {
+        transport?.recordSent(sequence: sequence, size: size, now: now.nanoseconds)
+    }
+
+    public mutating func handle(_ feedback: TransportWideFeedback, now: MonoTime) {
+        guard var transport else { return }
+        let summary = transport.feedback(feedback, now: now.nanoseconds)
+        self.transport = transport
+        controller.handle(transportFeedback: summary, now: now.nanoseconds)
+        if summary.usage == .overuse { lastCongestion = now }
+    }
+
+    /// - Parameter sentPayloadRate: payload bits/s sent to the viewer lately (REMB counts payload).
+    public mutating func handle(rembBitrate bitrate: Int, sentPayloadRate: Int, now: MonoTime) {
+        let falling = lastREMB.map { bitrate < $0 * 97 / 100 } ?? (bitrate < sentPayloadRate * 9 / 10)
+        lastREMB = bitrate
+        guard falling, bitrate < estimate else { return }
+        controller.handle(rembBitrate: bitrate, now: now.nanoseconds)
+        lastCongestion = now
+    }
+
+    /// A receiver report's fraction lost about our video (RFC 3550 §6.4.1), 0...1.
+    public mutating func handle(fractionLost: Double, now: MonoTime) {
+        lossFraction = fractionLost
+        controller.handle(fractionLost: fractionLost, now: now.nanoseconds)
+        if fractionLost > 0.10 { lastCongestion = now }
+    }
+
+    /// Losses the viewer reported by NACK during a probe count as congestion.
+    public mutating func congestion(now: MonoTime) { lastCongestion = now }
+
+    public mutating func probeSucceeded(rate: Int, now: MonoTime) {
+        controller.handle(probedBitrate: rate, now: now.nanoseconds)
+    }
+}

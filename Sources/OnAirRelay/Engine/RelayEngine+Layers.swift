@@ -1,0 +1,79 @@
+import OnAirForwarding
+import OnAirRTP
+import OnAirWire
+
+/// Per-viewer layers on the engine's loop: keyframe requests per layer, each viewer's layer
+/// choice from its estimate, and the padding of its probes.
+extension RelayEngine {
+    /// PLIs (RFC 4585 §6.3.1) for the layers that want a keyframe, coalesced per layer.
+    func requestKeyframes(_ room: Room, now: MonoTime) {
+        guard room.needsKeyframe else { return }
+        room.needsKeyframe = false
+        guard let publisher = room.publisher else { return }
+        for layer in publisher.videoLayers.indices where publisher.videoLayers[layer].keyframeWanted {
+            publisher.videoLayers[layer].keyframeWanted = false
+            if publisher.videoLayers[layer].keyframeRequests.request(now: now) { sendKeyframeRequest(publisher, layer: layer) }
+        }
+    }
+
+    /// Requests held back by the coalescing that may go out now.
+    func pollKeyframeRequests(_ room: Room, now: MonoTime) {
+        guard let publisher = room.publisher else { return }
+        for layer in publisher.videoLayers.indices where publisher.videoLayers[layer].keyframeRequests.poll(now: now) {
+            sendKeyframeRequest(publisher, layer: layer)
+        }
+    }
+
+    func sendKeyframeRequest(_ publisher: PublisherSession, layer: Int) {
+        sendRTCP([.pictureLossIndication(PictureLossIndication(senderSSRC: rtcpSenderSSRC,
+                                                               mediaSSRC: publisher.videoLayers[layer].ssrc))], to: publisher)
+    }
+
+    /// Re-decides every connected viewer's layer (``LayerSelector``) and asks for a keyframe
+    /// of each layer a viewer waits for.
+    func selectLayers(_ room: Room, now: MonoTime) {
+        guard let publisher = room.publisher, !publisher.videoLayers.isEmpty else { return }
+        layerCandidates.removeAll(keepingCapacity: true)
+        for index in publisher.videoLayers.indices {
+            layerCandidates.append(publisher.videoLayers[index].candidate(index: index, now: now))
+        }
+        for viewer in room.viewers where viewer.connectedAt != nil && viewer.video != nil {
+            selectLayer(for: viewer, in: room, publisher: publisher, now: now)
+        }
+        requestKeyframes(room, now: now)
+    }
+
+    func selectLayer(for viewer: ViewerSession, in room: Room, publisher: PublisherSession, now: MonoTime) {
+        let target = viewer.selector.update(layers: layerCandidates, audioBitrate: Int(publisher.audioBitrate),
+                                            estimator: &viewer.estimator, canProbe: viewer.rtx != nil, now: now)
+        viewer.video?.target = target
+        if let target, viewer.video?.isSwitching == true { room.wantKeyframe(layer: target, of: publisher) }
+    }
+
+    /// Padding-only RTX packets (RFC 4588 §4, RFC 3550 §5.1) to each probing viewer, enough to
+    /// bring what it receives up to the probe's rate over this tick.
+    func sendProbePadding(_ room: Room, now: MonoTime, interval: Duration) {
+        guard let publisher = room.publisher else { return }
+        for viewer in room.viewers {
+            guard let rate = viewer.selector.probe.paddingTarget(now: now), let rtx = viewer.rtx, let video = viewer.video,
+                  let destination = viewer.destination, viewer.peer.canSendMedia else { continue }
+            let media = (video.current.map { publisher.videoLayers[$0].smoothedBitrate } ?? 0) + publisher.audioBitrate
+            var budget = (Double(rate) - media) * interval.seconds / 8
+            let timestamp = video.rewriter.lastTimestamps?.viewer ?? 0
+            var packets = 0
+            while budget > 0 && packets < Self.maximumPaddingPacketsPerTick {
+                guard let sent = room.emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: rtx.payloadType,
+                                           sequence: viewer.rtxSequence, timestamp: timestamp, ssrc: rtx.ssrc,
+                                           payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 255, now: now) else { break }
+                viewer.rtxSequence &+= 1
+                viewer.paddingPackets &+= 1
+                viewer.paddingBytes &+= UInt64(sent)
+                budget -= Double(sent)
+                packets += 1
+            }
+        }
+    }
+
+    /// 255-octet padding packets: 100 per 20 ms tick is about 10 Mbit/s.
+    static let maximumPaddingPacketsPerTick = 100
+}
