@@ -28,8 +28,11 @@ public struct LayerSelector: Sendable {
     private var chosen = false
     private var holdUntil = MonoTime.zero
     public var probe: ProbeController
-    /// The viewer's cap: no layer taller than this (nil: any).
-    public var maximumHeight: Int?
+    /// The viewer's cap: no layer taller than this (nil: any). A new cap is the viewer's
+    /// explicit choice: the next update picks afresh, without hold or probe.
+    public var maximumHeight: Int? {
+        didSet { if maximumHeight != oldValue { chosen = false } }
+    }
     public private(set) var upSwitches: UInt64 = 0
     public private(set) var downSwitches: UInt64 = 0
 

@@ -11,7 +11,8 @@ import OnAirWire
 ///   on overuse and raises it by at most 8 % per second whatever the path carries, so a
 ///   falling REMB is a congestion signal and the estimate takes it; a rising one says nothing
 ///   the relay did not already send (after a successful probe it lags for many seconds).
-/// - receiver reports (§6): above 10 % loss the estimate is cut, below 2 % it may grow.
+/// - receiver reports (§6): above 10 % loss the estimate is cut, below 1 % it may grow (§6
+///   says 2 %; a viewer holds on 1-2 %), in between it holds.
 /// - probes (``ProbeController``): a burst above the estimate that arrived clean raises it to
 ///   the probed rate at once.
 public struct ViewerBandwidthEstimator: Sendable {
@@ -29,7 +30,11 @@ public struct ViewerBandwidthEstimator: Sendable {
 
     public init(feedback: Feedback, start: Int, minimum: Int = 30_000, maximum: Int = 50_000_000) {
         self.feedback = feedback
-        controller = BitrateController(minimum: minimum, maximum: maximum, start: start)
+        var configuration = BitrateController.Configuration(minimum: minimum, maximum: maximum, start: start)
+        // Grow only on loss below 1 %: 1-2 % is everyday Wi-Fi loss that NACK repairs, and a
+        // viewer's estimate that creeps up on it only earns a failed upswitch.
+        configuration.lowLoss = 0.01
+        controller = BitrateController(configuration: configuration)
         transport = feedback == .transportCC ? TransportFeedbackAdapter() : nil
     }
 
@@ -55,9 +60,9 @@ public struct ViewerBandwidthEstimator: Sendable {
     public mutating func handle(rembBitrate bitrate: Int, sentPayloadRate: Int, now: MonoTime) {
         let falling = lastREMB.map { bitrate < $0 * 97 / 100 } ?? (bitrate < sentPayloadRate * 9 / 10)
         lastREMB = bitrate
-        guard falling, bitrate < estimate else { return }
-        controller.handle(rembBitrate: bitrate, now: now.nanoseconds)
+        guard falling else { return }
         lastCongestion = now
+        if bitrate < estimate { controller.handle(rembBitrate: bitrate, now: now.nanoseconds) }
     }
 
     /// A receiver report's fraction lost about our video (RFC 3550 §6.4.1), 0...1.

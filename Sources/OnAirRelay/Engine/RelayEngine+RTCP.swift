@@ -43,7 +43,7 @@ extension RelayEngine {
                     updateRoundTrip(viewer, blocks: report.reportBlocks, now: now)
                     updateLoss(viewer, blocks: report.reportBlocks, now: now)
                 case .remb(let remb):
-                    viewer.estimator.handle(rembBitrate: Int(clamping: remb.bitrate), sentPayloadRate: viewer.payloadRate, now: now)
+                    viewer.estimator.handle(rembBitrate: Int(clamping: remb.bitrate), sentPayloadRate: viewer.videoPayloadRate, now: now)
                 case .transportWideFeedback(let feedback):
                     viewer.estimator.handle(feedback, now: now)
                 default:

@@ -133,7 +133,7 @@ extension Room {
         if let transportSequence { viewer.estimator.sent(transportSequence: transportSequence, size: protectedLength, now: now) }
         viewer.packetsOut += 1
         viewer.bytesOut += UInt64(protectedLength)
-        viewer.payloadBytes &+= UInt64(payload.count + padding)
+        if ssrc != viewer.audio?.ssrc { viewer.videoPayloadBytes &+= UInt64(payload.count + padding) }
         packetsOut += 1
         bytesOut += UInt64(protectedLength)
         return protectedLength

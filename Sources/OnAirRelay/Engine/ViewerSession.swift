@@ -32,11 +32,12 @@ final class ViewerSession: MediaSession {
     var videoOctets: UInt32 = 0
     var audioPackets: UInt32 = 0
     var audioOctets: UInt32 = 0
-    /// Payload octets sent (media and padding), sampled into ``payloadRate`` (REMB counts payload).
-    var payloadBytes: UInt64 = 0
+    /// Video payload octets sent (media, retransmissions and padding), sampled into
+    /// ``videoPayloadRate``: a REMB counts payload, and aiortc's counts its video alone.
+    var videoPayloadBytes: UInt64 = 0
     private var sampledPayloadBytes: UInt64 = 0
     private var sampledAt: MonoTime?
-    private(set) var payloadRate = 0
+    private(set) var videoPayloadRate = 0
     /// The compact NTP time of our last SR per SSRC, to turn report blocks into RTT.
     var lastSenderReport: [UInt32: (compact: UInt32, sentAt: MonoTime)] = [:]
     let cname: String
@@ -65,12 +66,12 @@ final class ViewerSession: MediaSession {
         super.init(id: id, room: room, kind: .viewer, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
     }
 
-    /// Updates ``payloadRate`` (about once a second).
+    /// Updates ``videoPayloadRate`` (about once a second).
     func sampleRates(now: MonoTime) {
         if let sampledAt, now > sampledAt {
-            payloadRate = Int(Double(payloadBytes - sampledPayloadBytes) * 8 / (now - sampledAt).seconds)
+            videoPayloadRate = Int(Double(videoPayloadBytes - sampledPayloadBytes) * 8 / (now - sampledAt).seconds)
         }
         sampledAt = now
-        sampledPayloadBytes = payloadBytes
+        sampledPayloadBytes = videoPayloadBytes
     }
 }

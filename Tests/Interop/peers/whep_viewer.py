@@ -14,8 +14,9 @@ SIGTERM; then DELETEs its session and prints one final JSON "report" line, e.g.
 
 --frames-log PATH writes one line per decoded video frame, "<arrival wall time, s>
 <capture ms from the test pattern's barcode, or -> <capture ms from the sender's RTCP
-sender reports, or ->" (testpattern.py; SenderClock), for judging frame rate, freezes and
-glass-to-glass latency afterwards, whatever the source. In a network-lab namespace set
+sender reports, or -> <width>x<height>" (testpattern.py; SenderClock), for judging frame
+rate, freezes, glass-to-glass latency and the decoded size (which simulcast layer a relay
+sends) afterwards, whatever the source. In a network-lab namespace set
 ONAIR_ICE_HOST to the namespace's address (common.allow_loopback).
 """
 
@@ -115,7 +116,7 @@ async def consume_video(track, stats: Stats, read_indices: bool, ended, frames_l
         if frames_log:
             capture, reported = read_capture(frame), sender_clock.capture_ms(frame.pts)
             frames_log.write(f"{time.time():.4f} {'-' if capture is None else capture} "
-                             f"{'-' if reported is None else reported}\n")
+                             f"{'-' if reported is None else reported} {frame.width}x{frame.height}\n")
         stats.frames += 1
         stats.first_frame_at = stats.first_frame_at or now
         stats.last_frame_at = now
@@ -272,7 +273,7 @@ def main() -> int:
     parser.add_argument("--h264-only", action="store_true", help="offer only H.264 (default: H.264 first)")
     parser.add_argument("--no-index", action="store_true", help="do not read frame indices (foreign sources)")
     parser.add_argument("--frames-log", help="write '<arrival wall s> <barcode capture ms> <sender-report "
-                        "capture ms>' per decoded frame ('-': none)")
+                        "capture ms> <width>x<height>' per decoded frame ('-': none)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     if args.verbose:

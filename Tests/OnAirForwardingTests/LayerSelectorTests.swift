@@ -1,0 +1,116 @@
+import OnAirWire
+import Testing
+@testable import OnAirForwarding
+
+/// Layer choice per viewer: down at once, up only after a probe, hysteresis, pause, cap.
+@Suite("LayerSelector")
+struct LayerSelectorTests {
+    let t0 = MonoTime.seconds(100)
+    /// f, h, q as a libwebrtc publisher lists them (smallest first), all live.
+    func layers(live: [Bool] = [true, true, true]) -> [LayerCandidate] {
+        [LayerCandidate(index: 0, bitrate: 150_000, width: 320, height: 180, live: live[0]),
+         LayerCandidate(index: 1, bitrate: 600_000, width: 640, height: 360, live: live[1]),
+         LayerCandidate(index: 2, bitrate: 2_500_000, width: 1280, height: 720, live: live[2])]
+    }
+
+    @Test("a new viewer starts on the biggest layer that fits its start estimate")
+    func startsOnTop() {
+        var selector = LayerSelector()
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
+        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == 2)
+        var thin = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
+        var other = LayerSelector()
+        #expect(other.update(layers: layers(), audioBitrate: 50_000, estimator: &thin, canProbe: true, now: t0) == 1)
+    }
+
+    @Test("down at once on a lower estimate; no probe and no way up for 10 s; then probe, then up")
+    func downHoldProbeUp() throws {
+        var selector = LayerSelector()
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        estimator.handle(rembBitrate: 850_000, sentPayloadRate: 2_500_000, now: t0 + .seconds(1))
+        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
+                                now: t0 + .seconds(1)) == 1)
+        #expect(selector.downSwitches == 1)
+        // The link is back, but the hold lasts 10 s: no probe either.
+        for second in 2...10 {
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0 + .seconds(second))
+            #expect(selector.probe.active == nil && selector.target == 1)
+        }
+        let start = t0 + .seconds(11.5)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: start)
+        let probe = try #require(selector.probe.active)
+        #expect(probe.rate == Int(Double(2_550_000) * 1.15))
+        #expect(selector.probe.paddingTarget(now: start + .milliseconds(100)) == probe.rate)
+        #expect(selector.target == 1)
+        // Clean through its grace period: the estimate takes the probed rate and the viewer goes up.
+        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
+                                now: start + .milliseconds(1200)) == 2)
+        #expect(selector.upSwitches == 1 && estimator.estimate == probe.rate)
+    }
+
+    @Test("a probe that meets congestion fails, stays down and waits longer each time")
+    func failedProbesBackOff() throws {
+        var selector = LayerSelector()
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        estimator.handle(rembBitrate: 850_000, sentPayloadRate: 2_500_000, now: t0)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        var now = t0 + .seconds(10)
+        var starts: [MonoTime] = []
+        var remb = 850_000
+        for tick in 0..<400 {
+            now = now + .milliseconds(100)
+            // Between probes the receiver's REMB creeps up (AIMD, capped by 1.5 × what it gets).
+            if tick % 10 == 0 {
+                remb = min(remb * 105 / 100, 980_000)
+                estimator.handle(rembBitrate: remb, sentPayloadRate: 650_000, now: now)
+            }
+            let before = selector.probe.active
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: now)
+            if before == nil, let active = selector.probe.active {
+                starts.append(active.start)
+                // The link carries 1 Mbit/s: the queue grows and the receiver's REMB falls to
+                // 0.85 × what arrives.
+                remb = 850_000
+                estimator.handle(rembBitrate: remb, sentPayloadRate: 2_000_000, now: now + .milliseconds(300))
+            }
+            #expect(selector.target == 1)
+        }
+        #expect(selector.probe.failed >= 3 && selector.probe.succeeded == 0)
+        let gaps = zip(starts, starts.dropFirst()).map { ($1 - $0).seconds }
+        #expect(gaps.count >= 3 && gaps[0] >= 2 && gaps[1] >= 4 && gaps[2] >= 8)
+        #expect(gaps.allSatisfy { $0 < 8.7 })
+    }
+
+    @Test("below half the smallest layer video pauses; the smallest comes back after a probe")
+    func pauseAndResume() {
+        var selector = LayerSelector()
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        estimator.handle(rembBitrate: 80_000, sentPayloadRate: 2_500_000, now: t0)
+        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == nil)
+        let resume = t0 + .seconds(11)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: resume)
+        #expect(selector.probe.active?.rate == Int(Double(200_000) * 1.15))
+        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
+                                now: resume + .seconds(2)) == 0)
+    }
+
+    @Test("a dead layer is no candidate; the cap keeps taller layers out")
+    func liveAndCap() {
+        var selector = LayerSelector(maximumHeight: 360)
+        var estimator = ViewerBandwidthEstimator(feedback: .transportCC, start: 10_000_000)
+        #expect(selector.update(layers: layers(), audioBitrate: 0, estimator: &estimator, canProbe: true, now: t0) == 1)
+        // Its layer stops (the publisher paused it): the best live one that fits.
+        #expect(selector.update(layers: layers(live: [true, false, true]), audioBitrate: 0, estimator: &estimator,
+                                canProbe: true, now: t0 + .seconds(1)) == 0)
+        selector.maximumHeight = nil
+        #expect(selector.update(layers: layers(), audioBitrate: 0, estimator: &estimator, canProbe: true,
+                                now: t0 + .seconds(2)) == 2)
+        // A cap below every layer still gets the smallest.
+        selector.maximumHeight = 90
+        #expect(selector.update(layers: layers(), audioBitrate: 0, estimator: &estimator, canProbe: true,
+                                now: t0 + .seconds(3)) == 0)
+    }
+}
