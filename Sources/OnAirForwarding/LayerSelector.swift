@@ -3,7 +3,8 @@ import OnAirWire
 /// Chooses the layer one viewer gets from its bandwidth estimate (what mediasoup's
 /// SimulcastConsumer and LiveKit's forwarder do per subscriber):
 ///
-/// - down at once when the current layer no longer fits (`keep` × its bitrate plus audio is
+/// - down at once when the current layer no longer fits an estimate the viewer's feedback
+///   has limited (`keep` × its bitrate plus audio is
 ///   above the estimate), to the best layer that fits; and then no switch up for
 ///   `holdAfterDown` (a link that just choked is not tried again at once);
 /// - pause video when even the smallest layer is far above the estimate: audio goes on alone;
@@ -60,18 +61,21 @@ public struct LayerSelector: Sendable {
             estimator.probeSucceeded(rate: rate, now: now)
         }
         let estimateNow = Double(estimator.estimate)
+        // Until the viewer's feedback has shown a limit, the estimate is only the start value:
+        // a layer whose bitrate grows past it is no reason to leave it.
+        let limited = estimator.lastCongestion != nil
         let position = target.flatMap { current in ladder.firstIndex { $0.index == current } }
         guard chosen, target == nil || position != nil else {
             // The first choice, or the target is gone (paused by the publisher, above a new
             // cap): the best layer that fits.
             chosen = true
-            target = (ladder.first { needs($0) * settings.keep <= estimateNow }
+            target = (ladder.first { !limited || needs($0) * settings.keep <= estimateNow }
                 ?? (estimateNow >= needs(ladder[ladder.count - 1]) * settings.pauseBelow ? ladder.last : nil))?.index
             return target
         }
         // While paused, `current` is past the smallest layer: the one to come back to.
         let current = position ?? ladder.count
-        if current < ladder.count && estimateNow < needs(ladder[current]) * settings.keep {
+        if limited && current < ladder.count && estimateNow < needs(ladder[current]) * settings.keep {
             let floor = ladder[ladder.count - 1]
             let next = ladder[(current + 1)...].first { needs($0) * settings.keep <= estimateNow }
                 ?? (estimateNow >= needs(floor) * settings.pauseBelow ? floor : nil)

@@ -449,7 +449,7 @@ def test_simulcast_through_relay_to_whep_viewer(broadcast_bin, relay, procs, tmp
     print(f"\nbroadcast --simulcast -> relay: layers {[(l['rid'], l['width'], l['height'], l['bitrate_kbps'], l['fps'], l['forwarded']) for l in layers]}; "
           f"viewer {video['frames']} frames {video['sizes']}, glass-to-glass p50 {video['latency_p50_ms']} ms; stats {stats}")
     assert len({layer["ssrc"] for layer in layers}) == len(layers) == 3, layers
-    assert [layer["rid"] for layer in layers if layer["forwarded"]] == ["f"], layers
+    assert [layer["rid"] for layer in layers if layer["primary"]] == ["f"], layers
     assert video["barcode_error"] is None and video["barcodes"] >= MIN_BARCODES * video["frames"], video
     assert video["sizes"] == [(1280, 720)], video["sizes"]
     assert video["frames"] >= 0.8 * int(PATTERN_FPS) * WATCH_SECONDS, video

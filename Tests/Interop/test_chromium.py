@@ -141,7 +141,7 @@ async def scenario(relay, procs, tmp_path: Path, simulcast: bool = False) -> dic
 async def wait_for_layers(relay, expected: dict[str, tuple[int, int]], forwarded: str, timeout: float) -> list[dict]:
     """Polls /api/streams/{room} until every expected rid is listed, sending, at its size
     (Chromium starts its top layer only once its bandwidth estimate allows it), and the
-    biggest one is forwarded (libwebrtc lists q;h;f smallest first)."""
+    biggest one is primary: the one HLS packages (libwebrtc lists q;h;f smallest first)."""
     deadline = time.monotonic() + timeout
     layers: list[dict] = []
     async with aiohttp.ClientSession() as http:
@@ -151,7 +151,7 @@ async def wait_for_layers(relay, expected: dict[str, tuple[int, int]], forwarded
             seen = {layer["rid"]: layer for layer in layers if layer.get("active") and layer.get("rid")}
             if all(rid in seen and (seen[rid].get("width"), seen[rid].get("height")) == size
                    and seen[rid]["fps"] > 0 and seen[rid]["bitrate_kbps"] > 0 for rid, size in expected.items()) \
-                    and [layer["rid"] for layer in layers if layer["forwarded"]] == [forwarded]:
+                    and [layer["rid"] for layer in layers if layer["primary"]] == [forwarded]:
                 return layers
             await asyncio.sleep(0.5)
     raise AssertionError(f"not every layer of {expected} was received and listed within {timeout} s: {layers}")

@@ -13,12 +13,16 @@ struct LayerSelectorTests {
          LayerCandidate(index: 2, bitrate: 2_500_000, width: 1280, height: 720, live: live[2])]
     }
 
-    @Test("a new viewer starts on the biggest layer that fits its start estimate")
+    @Test("a new viewer starts on the biggest layer; one whose feedback showed a limit, on the biggest that fits")
     func startsOnTop() {
         var selector = LayerSelector()
-        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
+        // Before any feedback the estimate is only a start value, even below the top layer.
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
         #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == 2)
-        var thin = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
+        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
+                                now: t0 + .seconds(1)) == 2)
+        var thin = ViewerBandwidthEstimator(feedback: .remb, start: 5_000_000)
+        thin.handle(rembBitrate: 1_000_000, sentPayloadRate: 2_500_000, now: t0)
         var other = LayerSelector()
         #expect(other.update(layers: layers(), audioBitrate: 50_000, estimator: &thin, canProbe: true, now: t0) == 1)
     }

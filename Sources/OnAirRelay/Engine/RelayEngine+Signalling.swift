@@ -104,7 +104,7 @@ extension RelayEngine {
     /// and one on a thin link comes down within its first reports.
     static func startEstimate(for publisher: PublisherSession) -> Int {
         let top = publisher.videoLayers.map(\.smoothedBitrate).max() ?? 0
-        return max(Int((top + publisher.audioBitrate) * 1.5), 3_000_000)
+        return max(Int((top + publisher.audioBitrate) * 1.5), 5_000_000)
     }
 
     /// Caps a viewer's layer (`nil`: automatic); the layer changes at the next decision.

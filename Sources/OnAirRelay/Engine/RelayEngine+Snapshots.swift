@@ -14,7 +14,7 @@ extension RelayEngine {
         }
         let current = layer(viewer.video?.current)
         let target = layer(viewer.selector.target)
-        return .init(sessionID: viewer.id, layer: current.map { $0.rid ?? String($0.ssrc) },
+        return .init(sessionID: String(viewer.id.prefix(8)), layer: current.map { $0.rid ?? String($0.ssrc) },
                      width: current?.width, height: current?.height,
                      targetLayer: target.map { $0.rid ?? String($0.ssrc) }, paused: viewer.video != nil && target == nil,
                      maxHeight: viewer.selector.maximumHeight,

@@ -35,6 +35,8 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
 
     /// One viewer's video: its layer, its link as the relay estimates it, its switches.
     public struct ViewerSnapshot: Codable, Sendable, Equatable {
+        /// The first 8 characters of the session id: enough to find one's own session, not
+        /// the id itself (which lets its holder end or change the session).
         public var sessionID: String
         /// The layer it receives (rid, else SSRC); nil while paused or before its first keyframe.
         public var layer: String?
@@ -64,7 +66,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var nacksReceived: UInt64
 
         enum CodingKeys: String, CodingKey {
-            case sessionID = "session_id", layer, width, height, targetLayer = "target_layer", paused
+            case sessionID = "session", layer, width, height, targetLayer = "target_layer", paused
             case maxHeight = "max_height", estimateKbps = "estimate_kbps", feedback, estimateReason = "estimate_reason"
             case lossFraction = "loss_fraction", rttMs = "rtt_ms", switchesUp = "switches_up", switchesDown = "switches_down"
             case probesSucceeded = "probes_succeeded", probesFailed = "probes_failed", paddingBytes = "padding_bytes"

@@ -14,14 +14,14 @@ struct SignallingCORSMiddleware<Context: RequestContext>: RouterMiddleware {
         let origin = allowedOrigin(for: request)
         if request.method == .options {
             var headers: HTTPFields = [
-                .allow: "OPTIONS, GET, POST, PATCH, DELETE",
+                .allow: "OPTIONS, GET, POST, PUT, PATCH, DELETE",
                 HTTPField.Name("Accept-Post")!: "application/sdp",
                 HTTPField.Name("Accept-Patch")!: "application/trickle-ice-sdpfrag",
             ]
             for link in iceServerLinks { headers.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
             if let origin {
                 headers[.accessControlAllowOrigin] = origin
-                headers[.accessControlAllowMethods] = "OPTIONS, GET, POST, PATCH, DELETE"
+                headers[.accessControlAllowMethods] = "OPTIONS, GET, POST, PUT, PATCH, DELETE"
                 headers[.accessControlAllowHeaders] = "Authorization, Content-Type, If-Match"
                 headers[.accessControlExposeHeaders] = Self.exposedHeaders
                 headers[.accessControlMaxAge] = "3600"
