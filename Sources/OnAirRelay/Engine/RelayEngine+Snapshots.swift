@@ -83,6 +83,8 @@ extension RelayEngine {
                           primary: index == publisher.primaryLayer, active: layer.isLive(now: now))
                 }
             } ?? [],
+            layerSwitchesUp: room.layerSwitches.up, layerSwitchesDown: room.layerSwitches.down,
+            videoPausedSeconds: room.layerSwitches.paused.seconds,
             viewerSessions: room.viewers.filter { $0.connectedAt != nil }.map { viewer in
                 viewerSnapshot(viewer, publisher: publisher)
             })

@@ -242,6 +242,9 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         } else if let viewer = session as? ViewerSession {
             let wasConnected = viewer.connectedAt != nil
             room.viewers.removeAll { $0 === viewer }
+            room.departedSwitchesUp += viewer.selector.upSwitches
+            room.departedSwitchesDown += viewer.selector.downSwitches
+            room.departedPausedTime += viewer.pausedTime
             logger.info("viewer left", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
             if wasConnected && room.publisher != nil { notifyViewers(room) }
         }

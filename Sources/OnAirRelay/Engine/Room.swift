@@ -24,6 +24,11 @@ final class Room {
     var bytesOut: UInt64 = 0
     var retransmissions: UInt64 = 0
     var srtpFailures: UInt64 = 0
+    /// Layer switches and paused video time of viewers that left (a counter must not go down
+    /// when one leaves); ``layerSwitches`` adds the viewers still here.
+    var departedSwitchesUp: UInt64 = 0
+    var departedSwitchesDown: UInt64 = 0
+    var departedPausedTime: Duration = .zero
     /// Packets sent with run padding (``Room/runPadding(payloadSize:after:)``).
     var paddedPackets: UInt64 = 0
 
@@ -38,6 +43,13 @@ final class Room {
     }
 
     var isEmpty: Bool { publisher == nil && viewers.isEmpty }
+
+    /// Layer switches decided, up and down, and video time paused, of every viewer the room had.
+    var layerSwitches: (up: UInt64, down: UInt64, paused: Duration) {
+        viewers.reduce((departedSwitchesUp, departedSwitchesDown, departedPausedTime)) {
+            ($0.0 + $1.selector.upSwitches, $0.1 + $1.selector.downSwitches, $0.2 + $1.pausedTime)
+        }
+    }
 
     /// RFC 3550 §5.1 fields of one publisher packet, found without copying it.
     struct PacketView {

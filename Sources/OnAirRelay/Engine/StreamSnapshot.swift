@@ -30,6 +30,11 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
     public var upstreamRepair: UpstreamRepairSnapshot?
     /// Every video encoding the publisher sends (simulcast layers), forwarded or not.
     public var layers: [LayerSnapshot] = []
+    /// Layer switches decided for viewers (bandwidth, cap or a paused layer), up and down, and
+    /// seconds of video paused because a viewer's link was too thin, over every viewer so far.
+    public var layerSwitchesUp: UInt64 = 0
+    public var layerSwitchesDown: UInt64 = 0
+    public var videoPausedSeconds: Double = 0
     /// Each connected viewer: the layer it gets and why.
     public var viewerSessions: [ViewerSnapshot] = []
 
@@ -133,6 +138,8 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         case packetsLost = "packets_lost", lossFraction = "loss_fraction", jitterMs = "jitter_ms"
         case viewerRTTMs = "viewer_rtt_ms", startedAt = "started_at", durationSeconds = "duration_seconds"
         case upstreamRepair = "upstream_repair", layers, viewerSessions = "viewer_sessions"
+        case layerSwitchesUp = "layer_switches_up", layerSwitchesDown = "layer_switches_down"
+        case videoPausedSeconds = "video_paused_seconds"
     }
 }
 

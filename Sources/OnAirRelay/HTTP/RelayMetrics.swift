@@ -25,6 +25,14 @@ final class RelayMetrics: Sendable {
             counter("onair_stream_keyframes_total", labels, "Keyframes received from the publisher", stream.keyframes)
             counter("onair_stream_keyframe_requests_total", labels, "PLIs sent to the publisher after coalescing", stream.keyframeRequests)
             counter("onair_stream_retransmissions_total", labels, "Packets retransmitted for viewers' NACKs", stream.retransmissions)
+            counter("onair_stream_layer_switches_up_total", labels, "Viewers switched to a bigger simulcast layer",
+                    stream.layerSwitchesUp)
+            counter("onair_stream_layer_switches_down_total", labels, "Viewers switched to a smaller layer or paused",
+                    stream.layerSwitchesDown)
+            registry.makeCounter(descriptor: MetricNameDescriptor(
+                namespace: "onair", subsystem: "stream", metricName: "video_paused", unitName: "seconds_total",
+                helpText: "Seconds viewers' video was paused because their link was below the smallest layer"), labels: labels)
+                .increment(by: stream.videoPausedSeconds)
             registry.makeGauge(name: "onair_stream_loss_fraction", labels: labels, help: "Publisher packet loss fraction").set(to: stream.lossFraction)
             if let repair = stream.upstreamRepair {
                 counter("onair_stream_upstream_nacks_total", labels, "Generic NACKs sent to the publisher", repair.nacksSent)
