@@ -115,6 +115,9 @@ async def scenario(relay, procs, tmp_path: Path, simulcast: bool = False) -> dic
         assert "H264" in after["videoCodec"], after
         assert after["audioBytes"] > 0, f"no audio arrived: {after}"
         shot = await viewer.screenshot(artifacts_dir(tmp_path) / f"room-{relay.target}.png")
+        quality = {}
+        if simulcast and relay.target == "onair":
+            quality = await choose_quality(viewer, tmp_path)
 
         # The publisher's bandwidth estimate shows whether our transport-cc/REMB feedback works.
         print("publisher stats:", await publisher.json("window.result"))
@@ -130,12 +133,32 @@ async def scenario(relay, procs, tmp_path: Path, simulcast: bool = False) -> dic
         ended_shot = await viewer.screenshot(artifacts_dir(tmp_path) / f"room-{relay.target}-ended.png")
         return {"first_frame_ms": live["firstFrameMs"], "fps": after["fps"], "kbps": after["kbps"],
                 "size": f"{after['width']}x{after['height']}", "end_seen_after_s": round(ended_after, 1),
-                "state_after_end": gone["state"], "detail": gone["detail"], "screenshots": [str(shot), str(ended_shot)]}
+                "state_after_end": gone["state"], "detail": gone["detail"], "screenshots": [str(shot), str(ended_shot)],
+                **quality}
     finally:
         for tab in browser.tabs:
             consoles.get(tab.name, tmp_path / f"console-{tab.name}.log").write_text("\n".join(tab.console) + "\n")
         await browser.close()
         await runner.cleanup()
+
+
+async def choose_quality(viewer, tmp_path: Path) -> dict:
+    """The page's quality menu: it lists Auto and each layer; choosing 320x180 makes the relay
+    send that layer (the decoder's frameWidth from getStats() follows) and the page shows it;
+    Auto brings the full picture back."""
+    menu = await viewer.wait_for("[...document.getElementById('quality').options].map(o => o.value)",
+                                 lambda values: values and len(values) >= 4, timeout=10)
+    assert menu[0] == "" and {"180", "360", "720"} <= set(menu), menu
+    choose = "(v) => { const m = document.getElementById('quality'); m.value = v; m.dispatchEvent(new Event('change')); return m.value; }"
+    await viewer.evaluate(f"({choose})('180')")
+    forced = await viewer.wait_for("window.onairViewer", lambda r: r["width"] == 320 and r["height"] == 180
+                                   and (r.get("layer") or {}).get("height") == 180, timeout=15)
+    shown = await viewer.evaluate("document.getElementById('stats').textContent")
+    assert "320×180" in shown, shown
+    await viewer.screenshot(artifacts_dir(tmp_path) / "room-onair-180.png")
+    await viewer.evaluate(f"({choose})('')")
+    back = await viewer.wait_for("window.onairViewer", lambda r: r["width"] == 1280 and r["height"] == 720, timeout=15)
+    return {"forced": f"{forced['width']}x{forced['height']} layer {forced['layer']}", "auto_again": f"{back['width']}x{back['height']}"}
 
 
 async def wait_for_layers(relay, expected: dict[str, tuple[int, int]], forwarded: str, timeout: float) -> list[dict]:
