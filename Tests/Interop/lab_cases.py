@@ -1,15 +1,19 @@
 """Network-lab cases (tools/netlab): `broadcast` in the publisher's namespace -> our relay in
-the relay's namespace -> an aiortc WHEP viewer in a viewer's namespace, with the publisher's
-uplink impaired (tbf rate limit, random loss), judged as a viewer sees it: frames decoded per
-second, freezes (gaps between decoded frames), glass-to-glass latency from the test pattern's
+the relay's namespace -> aiortc WHEP viewers in viewers' namespaces, with the publisher's
+uplink and/or viewer v1's downlink impaired (tbf rate limit, random loss), judged as a viewer
+sees it: frames decoded per second, freezes (gaps between decoded frames), the decoded size
+(which simulcast layer the relay sends it), glass-to-glass latency from the test pattern's
 wall-clock barcode or, for files, from the capture times the RTCP sender reports give (every
 namespace shares one clock). One implementation for Tests/Interop/test_lab.py and
 tools/bench/lab/lab_bench.py.
 
-Timeline of a case: impair the uplink, start the relay and the broadcast, wait until the room
-is live, start the viewer, wait for its first frame, settle, measure (a rate change happens
-`change_at` seconds into the measurement), read the relay's GET /api/streams/42, stop the
-broadcast with SIGINT (its --stats-json), stop the viewer, judge its per-frame log.
+Timeline of a case: impair the uplink and v1's downlink, start the relay and the broadcast,
+wait until the room is live, start the viewer(s) (v1; v2 clean when the case has a second
+viewer), wait for their first frames, settle, measure (rate changes happen at their times
+into the measurement: `change_at` for the uplink, `downlink_changes` for v1's downlink), read
+the relay's GET /api/streams/42 (also once a second during the measurement: the relay's
+per-viewer layer and estimate), stop the broadcast with SIGINT (its --stats-json), stop the
+viewers, judge their per-frame logs.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
+from collections import Counter
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -57,9 +63,40 @@ class Case:
     # for <= 30 % of it (a paused layer is tried again now and then: that is how it learns).
     mostly_on: tuple[str, ...] = ()
     mostly_off: tuple[str, ...] = ()
+    # -- the viewer side: v1's downlink (relay -> v1) and a second, clean viewer v2 --------
+    downlink_kbit: float | None = None   # tbf on v1's downlink from the start
+    downlink_loss: float = 0.0           # random loss on v1's downlink, percent
+    # (seconds into the measurement, v1's new downlink kbit/s or None: no limit at all), in order
+    downlink_changes: tuple[tuple[float, float | None], ...] = ()
+    judge_from_start: float = 0.0        # min_fps, max_freeze_ms apply from this long into the measurement
+    expect_height: int | None = None     # most of v1's frames from judge_from_start to the first
+                                         # downlink change are this tall (the relay's layer for the link)
+    restore_height: int | None = None    # after the last downlink change v1 decodes a frame this tall ...
+    restore_within: float | None = None  # ... within this many seconds (None: measured, no target)
+    second_viewer: bool = False          # v2 on a clean link, judged over the whole measurement
+    second_min_fps: float | None = None
+    second_max_freeze_ms: float | None = None
+    second_height: int | None = None     # every frame v2 decodes in the measurement is this tall
+    settle: float | None = None          # this case's settle / measurement seconds (None: the
+    measure: float | None = None         # callers' defaults, SETTLE and MEASURE)
+    bench_only: bool = False             # run by lab_bench.py only (a figure, not a target)
+
+    @property
+    def viewers(self) -> int:
+        """How many viewer namespaces the case's lab needs (netlab.Lab(viewers=...))."""
+        return 2 if self.second_viewer else 1
+
+    @property
+    def viewer_side(self) -> bool:
+        """Impairs or judges the viewer side (v1's downlink, a second viewer)."""
+        return bool(self.downlink_kbit or self.downlink_loss or self.downlink_changes or self.second_viewer)
 
 
-CASES = {case.name: case for case in [
+SETTLE, MEASURE = 10.0, 30.0  # defaults for cases without their own
+
+
+def _lab_cases() -> list[Case]:
+    return [
     Case("clean", "clean links (baseline)", source="pattern"),
     Case("uplink-1mbit", "publisher uplink tbf 1 Mbit/s", uplink_kbit=1000, max_p50_ms=250),
     Case("uplink-loss5", "publisher uplink 5 % random loss", uplink_loss=5, min_fps=28, needs_resent=True),
@@ -70,7 +107,30 @@ CASES = {case.name: case for case in [
     # next step (figures printed).
     Case("uplink-1mbit-simulcast", "publisher uplink tbf 1 Mbit/s, broadcast --simulcast", uplink_kbit=1000,
          simulcast=True, mostly_on=("h", "q"), mostly_off=("f",), min_fps=None, max_freeze_ms=None),
-]}
+    # The viewer side: broadcast --simulcast (f 1280x720 ~2.5 Mbit/s, h 640x360 ~600k, q
+    # 320x180 ~150k) on a clean uplink; the relay picks each viewer's layer from its estimate.
+    # 1 Mbit/s carries h, not f: 360 lines from 4 s in; the limit lifted, 720 lines again.
+    Case("downlink-1mbit", "viewer downlink tbf 1 Mbit/s, lifted after 20 s, broadcast --simulcast",
+         simulcast=True, downlink_kbit=1000, downlink_changes=((20, None),), judge_from_start=4,
+         min_fps=27, max_freeze_ms=500, expect_height=360, restore_height=720, restore_within=15,
+         settle=6, measure=36),
+    Case("downlink-loss5", "viewer downlink 5 % random loss, broadcast --simulcast", simulcast=True,
+         downlink_loss=5, min_fps=28, max_freeze_ms=FREEZE_MS, settle=6, measure=16),
+    # v1's 600 kbit/s must not drag v2 down: v2 keeps f (720 lines) throughout.
+    Case("two-viewers-600k", "viewer v1 downlink tbf 600 kbit/s, v2 clean, broadcast --simulcast",
+         simulcast=True, downlink_kbit=600, second_viewer=True, min_fps=None, max_freeze_ms=None,
+         second_min_fps=29, second_max_freeze_ms=FREEZE_MS, second_height=720, settle=6, measure=16),
+    # Bench only (figures): how fast the relay switches v1 down when its link drops, and up
+    # again when the limit goes.
+    Case("downlink-drop-5to1", "viewer downlink 5 -> 1 Mbit/s after 10 s, lifted after 25 s, "
+         "broadcast --simulcast", simulcast=True, downlink_kbit=5000, downlink_changes=((10, 1000), (25, None)),
+         min_fps=None, max_freeze_ms=None, restore_height=720, settle=6, measure=40, bench_only=True),
+    ]
+
+
+ALL_CASES = {case.name: case for case in _lab_cases()}
+CASES = {name: case for name, case in ALL_CASES.items() if not case.bench_only}  # test_lab.py's
+BENCH_ONLY = {name: case for name, case in ALL_CASES.items() if case.bench_only}
 
 
 # -- judging what the viewer decoded -----------------------------------------------------
@@ -83,7 +143,9 @@ def percentile(values: list[float], p: float) -> float | None:
     return ordered[min(len(ordered), max(1, math.ceil(p / 100 * len(ordered)))) - 1]
 
 
-Frame = tuple[float, int | None, int | None]  # arrival (wall s), capture ms: barcode, sender report
+# arrival (wall s), capture ms: barcode, sender report; decoded width, height (None: a
+# 3-column log from an older whep_viewer.py)
+Frame = tuple[float, int | None, int | None, int | None, int | None]
 
 
 def judge(frames: list[Frame], start: float, end: float) -> dict:
@@ -91,19 +153,60 @@ def judge(frames: list[Frame], start: float, end: float) -> dict:
     between decoded frames (the window's edges count as frames), freezes over FREEZE_MS,
     glass-to-glass latency p50/p95 = arrival - capture time, from the test pattern's barcode
     when frames carry one, else from the sender's RTCP sender reports (whep_viewer.SenderClock);
-    `sr_offset_ms`: median of (SR capture - barcode capture), how far the two clocks agree."""
+    `sr_offset_ms`: median of (SR capture - barcode capture), how far the two clocks agree;
+    `sizes`: decoded "WxH" -> frames, most frequent first."""
     inside = [f for f in frames if start <= f[0] <= end]
     edges = [start, *(f[0] for f in inside), end]
     gaps = [(b - a) * 1000 for a, b in zip(edges, edges[1:])]
-    barcode = [t * 1000 - c for t, c, _ in inside if c is not None]
-    reported = [t * 1000 - r for t, _, r in inside if r is not None]
+    barcode = [f[0] * 1000 - f[1] for f in inside if f[1] is not None]
+    reported = [f[0] * 1000 - f[2] for f in inside if f[2] is not None]
     latencies, source = (barcode, "barcode") if len(barcode) >= len(inside) / 2 else (reported, "sender report")
-    offsets = [r - c for _, c, r in inside if c is not None and r is not None]
-    return dict(seconds=round(end - start, 1), frames=len(inside), fps=len(inside) / (end - start),
+    offsets = [f[2] - f[1] for f in inside if f[1] is not None and f[2] is not None]
+    sizes = Counter("?" if f[4] is None else f"{f[3]}x{f[4]}" for f in inside)
+    return dict(seconds=round(end - start, 1), frames=len(inside), fps=len(inside) / max(end - start, 1e-6),
                 longest_freeze_ms=round(max(gaps)), freezes=sum(g > FREEZE_MS for g in gaps),
                 latency_from=source if latencies else None, latencies=len(latencies),
                 p50_ms=_round(percentile(latencies, 50)), p95_ms=_round(percentile(latencies, 95)),
-                sr_offset_ms=_round(percentile(offsets, 50)))
+                sr_offset_ms=_round(percentile(offsets, 50)), sizes=dict(sizes.most_common()))
+
+
+def height_share(frames: list[Frame], start: float, end: float, height: int) -> tuple[float | None, int]:
+    """(share of the frames decoded in [start, end] that are `height` lines tall, how many
+    frames); None when there were none."""
+    inside = [f for f in frames if start <= f[0] <= end]
+    return (sum(f[4] == height for f in inside) / len(inside) if inside else None), len(inside)
+
+
+def first_frame_after(frames: list[Frame], at: float, test) -> Frame | None:
+    """The first frame decoded at or after `at` whose height passes test(height)."""
+    return next((f for f in frames if f[0] >= at and f[4] is not None and test(f[4])), None)
+
+
+def height_before(frames: list[Frame], at: float) -> int | None:
+    """The height of the last frame decoded before `at`."""
+    before = [f for f in frames if f[0] < at and f[4] is not None]
+    return before[-1][4] if before else None
+
+
+def judge_step(frames: list[Frame], at: float, old_kbit: float | None, new_kbit: float | None,
+               until: float) -> dict:
+    """One change of v1's downlink at wall time `at` (kbit/s; None: no limit), watched until
+    `until` (the next change or the end): the height before it, how long until the first
+    frame of another height the right way (smaller when the rate dropped, taller when it
+    rose) and that height, and the longest gap between frames from 1 s before the change to
+    10 s after it (or `until`)."""
+    rate = lambda kbit: math.inf if kbit is None else kbit  # noqa: E731
+    before = height_before(frames, at)
+    down = rate(new_kbit) < rate(old_kbit)
+    switched = None if before is None else first_frame_after(
+        frames, at, (lambda h: h < before) if down else (lambda h: h > before))
+    if switched is not None and switched[0] > until:
+        switched = None
+    around = judge(frames, at - 1, min(until, at + 10))
+    return dict(kbit=new_kbit, direction="down" if down else "up", from_height=before,
+                switch_s=None if switched is None else round(switched[0] - at, 2),
+                to_height=None if switched is None else switched[4],
+                freeze_ms=around["longest_freeze_ms"], window_s=round(until - at, 1))
 
 
 def _round(value: float | None) -> int | None:
@@ -111,21 +214,28 @@ def _round(value: float | None) -> int | None:
 
 
 def read_frames_log(path: Path) -> list[Frame]:
+    """whep_viewer.py --frames-log lines: 3 columns (older viewers) or 4 (with WxH)."""
     number = lambda text: None if text == "-" else int(text)  # noqa: E731
     frames = []
     if path.is_file():
         for line in path.read_text().splitlines():
             parts = line.split()
-            if len(parts) == 3:
-                frames.append((float(parts[0]), number(parts[1]), number(parts[2])))
+            if len(parts) not in (3, 4):
+                continue
+            try:
+                size = re.fullmatch(r"(\d+)x(\d+)", parts[3]) if len(parts) == 4 else None
+                frames.append((float(parts[0]), number(parts[1]), number(parts[2]),
+                               int(size[1]) if size else None, int(size[2]) if size else None))
+            except ValueError:  # a line cut short when the viewer was stopped
+                continue
     return frames
 
 
 @dataclass
 class Result:
     case: Case
-    window: dict                      # judge() over the whole measurement
-    judged: dict                      # judge() over the part the targets apply to
+    window: dict                      # judge() over the whole measurement (v1)
+    judged: dict                      # judge() over the part the targets apply to (v1)
     stats: dict = field(default_factory=dict)        # broadcast --stats-json
     stream: dict | None = None                       # relay GET /api/streams/42 at the end
     layer_share: dict = field(default_factory=dict)  # simulcast: rid -> share of status lines it was on
@@ -133,13 +243,25 @@ class Result:
     target_kbit: tuple[int, int] | None = None       # its rate controller's target, min and max
     uplink: dict = field(default_factory=dict)       # tbf counters of the uplink over the window
     cpu: dict = field(default_factory=dict)          # % of one core per process over the window
+    # -- the viewer side
+    downlink: dict = field(default_factory=dict)     # tbf counters of v1's downlink until its first change
+    expect: dict | None = None                       # expect_height: share (of v1's frames that tall), frames, sizes
+    steps: list = field(default_factory=list)        # judge_step() per downlink change, with "at_s"
+    restore_s: float | None = None                   # restore_height: last change -> first frame that tall
+    restore_window_s: float | None = None            # how long after the last change the run watched
+    second: dict | None = None                       # judge() of v2 over the whole measurement
+    second_off_height: int | None = None             # v2's frames not second_height lines tall
+    sessions: dict = field(default_factory=dict)     # "v1"/"v2" -> the relay's viewer_sessions entry at the end
+    timeline: dict = field(default_factory=dict)     # "v1"/"v2" -> [(s into the measurement (< 0: settling),
+                                                     #   layer, target, paused, estimate kbit/s)] where those changed
 
     def problems(self) -> list[str]:
         """The issue's targets this run missed (empty: passed)."""
         c, j, out = self.case, self.judged, []
-        span = f" (from {c.judge_after:g} s after the change)" if c.change_to_kbit else ""
+        span = (f" (from {c.judge_after:g} s after the change)" if c.change_to_kbit
+                else f" (from {c.judge_from_start:g} s into the measurement)" if c.judge_from_start else "")
         if c.min_fps is not None and j["fps"] < c.min_fps:
-            out.append(f"{j['fps']:.1f} fps decoded, target >= {c.min_fps:g}")
+            out.append(f"{j['fps']:.1f} fps decoded{span}, target >= {c.min_fps:g}")
         if c.max_freeze_ms is not None and j["longest_freeze_ms"] > c.max_freeze_ms:
             out.append(f"longest freeze {j['longest_freeze_ms']} ms{span}, target <= {c.max_freeze_ms:g} ms "
                        f"({j['freezes']} freezes)")
@@ -158,21 +280,92 @@ class Result:
             repair = (self.stream or {}).get("upstream_repair") or {}
             if not repair.get("nacks_sent") or not repair.get("packets_repaired") or not repair.get("rtx_packets"):
                 out.append(f"relay upstream repair {repair}: NACKs, repaired packets and RTX packets must all be > 0")
+        if c.expect_height is not None:
+            e = self.expect or {}
+            if e.get("share") is None or e["share"] <= 0.5:
+                out.append(f"v1: {fmt_share(e.get('share'))} of its {e.get('frames', 0)} frames {self.expect_span()} "
+                           f"were {c.expect_height} lines tall, target > 50 % (sizes {e.get('sizes')})")
+        if c.restore_height is not None and c.restore_within is not None:
+            if self.restore_s is None:
+                out.append(f"v1: no {c.restore_height}-line frame in the {fmt(self.restore_window_s, 1)} s after the "
+                           f"last downlink change, target within {c.restore_within:g} s")
+            elif self.restore_s > c.restore_within:
+                out.append(f"v1: first {c.restore_height}-line frame {self.restore_s:.1f} s after the last downlink "
+                           f"change, target within {c.restore_within:g} s")
+        if c.second_viewer:
+            v2 = self.second or {}
+            if v2.get("frames", 0) == 0:
+                out.append("v2 decoded no frames in the measurement")
+            if c.second_min_fps is not None and v2.get("fps", 0) < c.second_min_fps:
+                out.append(f"v2: {v2.get('fps', 0):.1f} fps decoded, target >= {c.second_min_fps:g}")
+            if c.second_max_freeze_ms is not None and v2.get("longest_freeze_ms", math.inf) > c.second_max_freeze_ms:
+                out.append(f"v2: longest freeze {v2.get('longest_freeze_ms')} ms, target <= "
+                           f"{c.second_max_freeze_ms:g} ms ({v2.get('freezes')} freezes)")
+            if c.second_height is not None and self.second_off_height:
+                out.append(f"v2: {self.second_off_height} of {v2.get('frames')} frames not {c.second_height} lines "
+                           f"tall (sizes {v2.get('sizes')}), target: all")
         return out
 
+    def expect_span(self) -> str:
+        c = self.case
+        until = f"to the downlink change at {c.downlink_changes[0][0]:g} s" if c.downlink_changes else "to the end"
+        return f"from {c.judge_from_start:g} s into the measurement {until}"
+
     def line(self) -> str:
-        w, j, s = self.window, self.judged, self.stats
-        judged = (f" | from {self.case.judge_after:g} s after the change: {j['fps']:.1f} fps, longest freeze "
-                  f"{j['longest_freeze_ms']} ms ({j['freezes']} > {FREEZE_MS} ms)") if self.case.change_to_kbit else ""
+        w, j, s, c = self.window, self.judged, self.stats, self.case
+        judged = ""
+        if c.change_to_kbit or c.judge_from_start:
+            where = (f"from {c.judge_after:g} s after the change" if c.change_to_kbit
+                     else f"from {c.judge_from_start:g} s in")
+            judged = (f" | {where}: {j['fps']:.1f} fps, longest freeze "
+                      f"{j['longest_freeze_ms']} ms ({j['freezes']} > {FREEZE_MS} ms)")
         target = f" (target {self.target_kbit[0]}..{self.target_kbit[1]})" if self.target_kbit else ""
         uplink = (f"uplink tbf {self.uplink['kbit_s']} kbit/s, {self.uplink['drops']} drops"
                   if self.uplink.get("kind") == "tbf" else "uplink not limited")
-        return (f"{self.case.name}: {w['fps']:.1f} fps, longest freeze {w['longest_freeze_ms']} ms "
-                f"({w['freezes']} > {FREEZE_MS} ms), latency p50 {w['p50_ms']} p95 {w['p95_ms']} ms "
-                f"({w['latency_from']}), "
+        return (f"{c.name}: {'v1 ' if c.viewer_side else ''}{w['fps']:.1f} fps, longest freeze "
+                f"{w['longest_freeze_ms']} ms ({w['freezes']} > {FREEZE_MS} ms), latency p50 {w['p50_ms']} "
+                f"p95 {w['p95_ms']} ms ({w['latency_from']}), "
                 f"resent {s.get('retransmitted_packets')}, keyframes {s.get('keyframes')} "
                 f"(requests {s.get('keyframe_requests')}), sent {fmt(self.sent_kbit)} kbit/s{target}, "
-                f"{uplink}, cpu % {self.cpu}{judged}{self.layers_text()}")
+                f"{uplink}, cpu % {self.cpu}{judged}{self.viewers_text()}{self.layers_text()}")
+
+    def viewers_text(self) -> str:
+        """The viewer side: v1's link, sizes, switches, restore; v2; the relay's view of each."""
+        c = self.case
+        if not c.viewer_side:
+            return ""
+        parts = [f"v1 sizes {self.window.get('sizes')}"]
+        link = []
+        if c.downlink_kbit:
+            link.append(f"tbf {c.downlink_kbit:g} kbit/s" + (f" ({self.downlink['kbit_s']} kbit/s out, "
+                                                          f"{self.downlink['drops']} drops)"
+                                                          if self.downlink.get("kind") == "tbf" else ""))
+        if c.downlink_loss:
+            link.append(f"{c.downlink_loss:g} % loss")
+        if link:
+            parts.append("v1 downlink " + ", ".join(link))
+        if c.expect_height is not None:
+            e = self.expect or {}
+            parts.append(f"v1 {c.expect_height} lines: {fmt_share(e.get('share'))} of {e.get('frames', 0)} frames "
+                         f"{self.expect_span()} (sizes {e.get('sizes')})")
+        for step in self.steps:
+            parts.append(step_text(step))
+        if c.restore_height is not None:
+            goal = f" (target <= {c.restore_within:g} s)" if c.restore_within is not None else ""
+            parts.append(f"time to restore {c.restore_height} lines after the last change: "
+                         + (f"{self.restore_s:.2f} s" if self.restore_s is not None
+                            else f"none in {fmt(self.restore_window_s, 1)} s") + goal)
+        if self.second is not None:
+            v2 = self.second
+            parts.append(f"v2 {v2['fps']:.1f} fps, longest freeze {v2['longest_freeze_ms']} ms "
+                         f"({v2['freezes']} > {FREEZE_MS} ms), sizes {v2['sizes']}")
+        for name, session in sorted(self.sessions.items()):
+            parts.append(f"relay {name}: {session_text(session)}")
+        for name, changes in sorted(self.timeline.items()):
+            parts.append(f"relay {name} timeline: " + ", ".join(
+                f"{at:g}s {layer or '-'}{'' if target in (None, layer) else '->' + target}"
+                f"{' paused' if paused else ''} {fmt(estimate)}k" for at, layer, target, paused, estimate in changes))
+        return " | " + "; ".join(parts)
 
     def layers_text(self) -> str:
         layers = (self.stream or {}).get("layers") or []
@@ -181,7 +374,54 @@ class Result:
         shares = " ".join(f"{rid} {share:.0%}" for rid, share in sorted(self.layer_share.items()))
         return f", layers on ({shares}); at the end " + " ".join(f"{layer['rid']} {layer.get('width')}x{layer.get('height')} "
                                       f"{layer['bitrate_kbps']:g}k{'' if layer['active'] else ' (paused)'}"
-                                      f"{' (forwarded)' if layer['forwarded'] else ''}" for layer in layers)
+                                      f"{' (forwarded' + viewers_of(layer) + ')' if layer['forwarded'] else ''}"
+                                      f"{' (primary)' if layer.get('primary') else ''}" for layer in layers)
+
+    def figures(self) -> dict[str, float | None]:
+        """The numbers worth a p50 across repetitions (lab_bench.py --reps)."""
+        w, j = self.window, self.judged
+        out = {"fps": w["fps"], "longest freeze ms": w["longest_freeze_ms"], "latency p50 ms": w["p50_ms"]}
+        if self.case.change_to_kbit or self.case.judge_from_start:
+            out.update({"judged fps": j["fps"], "judged longest freeze ms": j["longest_freeze_ms"]})
+        if self.expect is not None:
+            out["expected-height share %"] = None if self.expect["share"] is None else 100 * self.expect["share"]
+        for i, step in enumerate(self.steps, 1):
+            out[f"change {i} ({step['direction']}) switch s"] = step["switch_s"]
+            out[f"change {i} ({step['direction']}) longest gap ms"] = step["freeze_ms"]
+        if self.case.restore_height is not None:
+            out["restore s"] = self.restore_s
+        if self.second is not None:
+            out.update({"v2 fps": self.second["fps"], "v2 longest freeze ms": self.second["longest_freeze_ms"]})
+        return out
+
+
+def fmt_share(share: float | None) -> str:
+    return "-" if share is None else f"{share:.0%}"
+
+
+def viewers_of(layer: dict) -> str:
+    return f" to {layer['viewers']}" if layer.get("viewers") is not None else ""
+
+
+def step_text(step: dict) -> str:
+    rate = "no limit" if step["kbit"] is None else f"{step['kbit']:g} kbit/s"
+    switched = (f"{step['from_height']} -> {step['to_height']} lines after {step['switch_s']:.2f} s"
+                if step["switch_s"] is not None else
+                f"still {step['from_height']} lines ({step['direction']}switch not seen in {step['window_s']:g} s)")
+    return (f"v1 downlink -> {rate} at {step['at_s']:g} s: {switched}, longest gap {step['freeze_ms']} ms "
+            f"around it (sizes before {step.get('sizes_before')})")
+
+
+def session_text(session: dict) -> str:
+    g = session.get
+    target = g("target_layer")
+    return (f"layer {g('layer') or '-'} {g('width')}x{g('height')}"
+            f"{'' if target in (None, g('layer')) else f' (switching to {target})'}{' PAUSED' if g('paused') else ''}, "
+            f"estimate {fmt(g('estimate_kbps'))} kbit/s ({g('feedback')}: {g('estimate_reason')}), "
+            f"loss {fmt(g('loss_fraction'), 3)}, rtt {fmt(g('rtt_ms'), 1)} ms, "
+            f"switches up {g('switches_up')} down {g('switches_down')}, "
+            f"probes ok {g('probes_succeeded')} failed {g('probes_failed')}, padding {g('padding_bytes')} B, "
+            f"paused {fmt(g('paused_seconds'), 1)} s")
 
 
 def fmt(value, digits: int = 0) -> str:
@@ -264,21 +504,106 @@ def status_rates(process: ManagedProcess, start: float, end: float) -> tuple[flo
     return (sum(sent) / len(sent) if sent else None), ((min(targets), max(targets)) if targets else None)
 
 
+class RelaySampler:
+    """GET /api/streams/42 once a second in the relay's namespace from the viewers' start to
+    the end of the measurement: per viewer ("v1", "v2", by WHEP session id) the moments its
+    layer, target layer or paused state changed, or its estimate moved by more than a
+    quarter: (wall time, layer, target layer, paused, estimate kbit/s)."""
+
+    def __init__(self, lab, url: str, viewers: dict[str, ManagedProcess]):
+        self.lab, self.url, self.viewers = lab, url, viewers
+        self.changes: dict[str, list] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="relay-sampler", daemon=True)
+
+    def start(self) -> "RelaySampler":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def timeline(self, origin: float) -> dict[str, list]:
+        """The changes with their times as seconds from `origin` (the measurement's start)."""
+        return {name: [(round(at - origin, 1), *rest) for at, *rest in changes]
+                for name, changes in self.changes.items()}
+
+    def _run(self) -> None:
+        while not self._stop.wait(1.0):
+            try:
+                stream = self.lab.call("relay", http_json, self.url, timeout=5) or {}
+            except Exception:  # noqa: BLE001 - a missed sample is no failure
+                continue
+            at, names = time.time(), session_names(self.viewers)
+            for session in stream.get("viewer_sessions") or []:
+                name = session_name(session, names)
+                entry = (at, session.get("layer"), session.get("target_layer"), bool(session.get("paused")),
+                         session.get("estimate_kbps"))
+                changes = self.changes.setdefault(name, [])
+                last = changes[-1] if changes else None
+                moved = (last is not None and entry[4] is not None and last[4] is not None
+                         and abs(entry[4] - last[4]) > 0.25 * max(last[4], 1))
+                if last is None or entry[1:4] != last[1:4] or moved:
+                    changes.append(entry)
+
+
+def session_names(viewers: dict[str, ManagedProcess]) -> dict[str, str]:
+    """The relay's session id (the last segment of the WHEP Location) -> viewer name."""
+    names = {}
+    for name, viewer in viewers.items():
+        posted = viewer.last("posted") or {}
+        if posted.get("location"):
+            names[str(posted["location"]).rstrip("/").rsplit("/", 1)[-1]] = name
+    return names
+
+
+def session_name(session: dict, names: dict[str, str]) -> str:
+    """The viewer ("v1", "v2") a viewer_sessions entry belongs to, else its id. The relay
+    names it by `session_id` or by a shortened `session` (a prefix of the id)."""
+    key = str(session.get("session_id") or session.get("session") or "?")
+    return next((name for full, name in names.items() if full == key or full.startswith(key)), key)
+
+
+def start_viewer(name: str, lab, procs: ProcessGroup, relay, frames_path: Path, timeout: float) -> ManagedProcess:
+    """An aiortc WHEP viewer in lab host `name` ("v1", "v2"), logging every decoded frame."""
+    return procs.start("viewer" if name == "v1" else f"viewer-{name}",
+                       [*lab.prefix(name), PYTHON, "-u", str(PEERS_DIR / "whep_viewer.py"),
+                        "--url", relay.whep_url(ROOM), "--h264-only", "--no-index",
+                        "--frames-log", str(frames_path)],
+                       timeout=timeout, cwd=str(PEERS_DIR), env={**os.environ, "ONAIR_ICE_HOST": lab.address(name)})
+
+
 # -- one case ------------------------------------------------------------------------------
 
-def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float = 10, measure: float = 30,
-             say=lambda text: None) -> Result:
-    """Runs `case` in `lab` (a built netlab.Lab with a viewer "v1"); every process goes to
-    `procs` (the caller stops them). Raises AssertionError when the pipeline breaks."""
+def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float | None = None,
+             measure: float | None = None, say=lambda text: None) -> Result:
+    """Runs `case` in `lab` (a built netlab.Lab with viewers "v1" and, for a case with a
+    second viewer, "v2": Lab(viewers=case.viewers)); every process goes to `procs` (the
+    caller stops them). `settle`/`measure` override the case's own (else SETTLE, MEASURE).
+    Raises AssertionError when the pipeline breaks."""
+    settle = settle if settle is not None else case.settle if case.settle is not None else SETTLE
+    measure = measure if measure is not None else case.measure if case.measure is not None else MEASURE
     if not (BROADCAST_BIN.is_file() and os.access(BROADCAST_BIN, os.X_OK)):
         raise AssertionError(f"broadcast binary not built: {BROADCAST_BIN} (swift build, or set ONAIR_BROADCAST_BIN)")
     if case.change_to_kbit and not 0 < case.change_at < measure:
         raise ValueError(f"{case.name}: the change at {case.change_at} s is outside a {measure} s measurement")
+    for at, _ in case.downlink_changes:
+        if not 0 < at < measure:
+            raise ValueError(f"{case.name}: the downlink change at {at} s is outside a {measure} s measurement")
+    if [at for at, _ in case.downlink_changes] != sorted(at for at, _ in case.downlink_changes):
+        raise ValueError(f"{case.name}: downlink changes out of order")
+    names = ["v1", "v2"] if case.second_viewer else ["v1"]
+    missing = [name for name in names if name not in lab.viewers]
+    if missing:
+        raise ValueError(f"{case.name} needs viewers {', '.join(names)}: build the lab with Lab(viewers={case.viewers})")
     source = (["--input", str(noise_file()), "--loop"] if case.source == "noise"
               else ["--size", "1280x720", "--fps", "30"])
     lab.clear()
     lab.set_rate("pub", "up", case.uplink_kbit)
     lab.set_loss("pub", "up", case.uplink_loss)
+    lab.set_rate("v1", "down", case.downlink_kbit)
+    lab.set_loss("v1", "down", case.downlink_loss)
 
     relay = launch_relay("onair", procs, workdir, ports=RELAY_PORTS, netns=lab.netns("relay"),
                          address=lab.address("relay"))
@@ -299,47 +624,102 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
         if time.monotonic() > deadline:
             raise AssertionError("the room is not live at the relay 20 s after broadcast started")
 
-    frames_path = workdir / "viewer-frames.log"
-    viewer = procs.start("viewer", [*lab.prefix("v1"), PYTHON, "-u", str(PEERS_DIR / "whep_viewer.py"),
-                                    "--url", relay.whep_url(ROOM), "--h264-only", "--no-index",
-                                    "--frames-log", str(frames_path)],
-                         timeout=settle + measure + 120, cwd=str(PEERS_DIR),
-                         env={**os.environ, "ONAIR_ICE_HOST": lab.address("v1")})
-    viewer.wait_event("first_frame", 20)
-    say(f"{case.name}: first frame; settling {settle:g} s, then measuring {measure:g} s")
-    watch(settle, broadcast, relay.process, viewer)
+    frames_paths = {name: workdir / ("viewer-frames.log" if name == "v1" else f"viewer-{name}-frames.log")
+                    for name in names}
+    viewers = {name: start_viewer(name, lab, procs, relay, frames_paths[name], settle + measure + 120)
+               for name in names}
+    sampler = RelaySampler(lab, stream_url, viewers).start()
+    try:  # the sampler stops however this ends
+        for name, viewer in viewers.items():
+            viewer.wait_event("first_frame", 20)
+        say(f"{case.name}: first frame{'s' if len(viewers) > 1 else ''}; settling {settle:g} s, "
+            f"then measuring {measure:g} s")
+        running = (broadcast, relay.process, *viewers.values())
+        watch(settle, *running)
 
-    measured = {"broadcast": broadcast, "relay": relay.process, "viewer": viewer}
-    cpu_before = {name: cpu_seconds(p) for name, p in measured.items()}
-    uplink_before = lab.qdisc_stats("pub", "up")
-    start = time.time()
-    judge_from = start
-    if case.change_to_kbit:
-        watch(case.change_at, broadcast, relay.process, viewer)
-        lab.set_rate("pub", "up", case.change_to_kbit)
-        judge_from = time.time() + case.judge_after
-        say(f"{case.name}: uplink now {case.change_to_kbit:g} kbit/s")
-        watch(measure - case.change_at, broadcast, relay.process, viewer)
-    else:
-        watch(measure, broadcast, relay.process, viewer)
-    end = time.time()
+        measured = {"broadcast": broadcast, "relay": relay.process,
+                    **{("viewer" if name == "v1" else f"viewer-{name}"): v for name, v in viewers.items()}}
+        cpu_before = {name: cpu_seconds(p) for name, p in measured.items()}
+        uplink_before = lab.qdisc_stats("pub", "up")
+        downlink_before = lab.qdisc_stats("v1", "down")
+        downlink = {}
+        start = time.time()
+        judge_from = start + case.judge_from_start
+        # The schedule: (seconds into the measurement, link, new kbit/s or None), in time order.
+        schedule = sorted([*([(case.change_at, "pub", case.change_to_kbit)] if case.change_to_kbit else []),
+                           *((at, "v1", kbit) for at, kbit in case.downlink_changes)], key=lambda e: e[0])
+        changed: list[tuple[float, float | None, float | None]] = []  # v1's downlink: (wall time, old, new kbit)
+        downlink_kbit = case.downlink_kbit
+        for at, link, kbit in schedule:
+            watch(start + at - time.time(), *running)
+            if link == "v1" and not changed:  # tbf counters before the first change removes or resets them
+                downlink = counters_since(downlink_before, lab.qdisc_stats("v1", "down"), time.time() - start)
+            lab.set_rate(link, "up" if link == "pub" else "down", kbit)
+            if link == "pub":
+                judge_from = time.time() + case.judge_after
+                say(f"{case.name}: uplink now {kbit:g} kbit/s")
+            else:
+                changed.append((time.time(), downlink_kbit, kbit))
+                downlink_kbit = kbit
+                say(f"{case.name}: v1 downlink now {'unlimited' if kbit is None else f'{kbit:g} kbit/s'}")
+        watch(start + measure - time.time(), *running)
+        end = time.time()
+    finally:
+        sampler.stop()
     cpu = {name: round(100 * (cpu_seconds(p) - cpu_before[name]) / (end - start))
            for name, p in measured.items() if cpu_before[name] is not None and cpu_seconds(p) is not None}
-    uplink_after = lab.qdisc_stats("pub", "up")
-    uplink = {"kind": uplink_after["kind"], "drops": uplink_after["drops"] - uplink_before["drops"],
-              "kbit_s": round((uplink_after["bytes"] - uplink_before["bytes"]) * 8 / 1000 / (end - start))}
+    uplink = counters_since(uplink_before, lab.qdisc_stats("pub", "up"), end - start)
+    if not changed:
+        downlink = counters_since(downlink_before, lab.qdisc_stats("v1", "down"), end - start)
     stream = lab.call("relay", http_json, stream_url)
 
     broadcast.signal(signal.SIGINT)
     if broadcast.wait(15) is None:
         raise AssertionError("broadcast did not exit within 15 s of SIGINT")
-    viewer.signal(signal.SIGTERM)
-    viewer.wait(10)
+    for viewer in viewers.values():
+        viewer.signal(signal.SIGTERM)
+    for viewer in viewers.values():
+        viewer.wait(10)
     stats = json.loads(stats_path.read_text()) if stats_path.is_file() else {}
-    frames = read_frames_log(frames_path)
-    if not frames:
-        raise AssertionError("the viewer wrote no frames log")
+    frames = {name: read_frames_log(path) for name, path in frames_paths.items()}
+    for name, got in frames.items():
+        if not got:
+            raise AssertionError(f"viewer {name} wrote no frames log")
     sent_kbit, target = status_rates(broadcast, start, end)
-    return Result(case, judge(frames, start, end), judge(frames, judge_from, end), stats=stats, stream=stream,
-                  sent_kbit=sent_kbit, target_kbit=target, uplink=uplink, cpu=cpu,
-                  layer_share=layer_shares(broadcast, start, end))
+    v1 = frames["v1"]
+    result = Result(case, judge(v1, start, end), judge(v1, judge_from, end), stats=stats, stream=stream,
+                    sent_kbit=sent_kbit, target_kbit=target, uplink=uplink, cpu=cpu,
+                    layer_share=layer_shares(broadcast, start, end), downlink=downlink,
+                    timeline=sampler.timeline(start))
+    ids = session_names(viewers)
+    for session in (stream or {}).get("viewer_sessions") or []:
+        result.sessions[session_name(session, ids)] = session
+
+    # The viewer side: v1's size before the first change, each change, the restore; v2.
+    first_change = changed[0][0] if changed else end
+    if case.expect_height is not None:
+        share, count = height_share(v1, start + case.judge_from_start, first_change, case.expect_height)
+        result.expect = dict(share=share, frames=count,
+                             sizes=judge(v1, start + case.judge_from_start, first_change)["sizes"])
+    for i, (at, old, new) in enumerate(changed):
+        until = changed[i + 1][0] if i + 1 < len(changed) else end
+        step = judge_step(v1, at, old, new, until)
+        step.update(at_s=round(at - start, 1), sizes_before=judge(v1, changed[i - 1][0] if i else start, at)["sizes"])
+        result.steps.append(step)
+    if case.restore_height is not None and changed:
+        last = changed[-1][0]
+        restored = first_frame_after(v1, last, lambda h: h == case.restore_height)
+        result.restore_s = None if restored is None or restored[0] > end else round(restored[0] - last, 2)
+        result.restore_window_s = round(end - last, 1)
+    if case.second_viewer:
+        v2 = frames["v2"]
+        result.second = judge(v2, start, end)
+        if case.second_height is not None:
+            result.second_off_height = sum(f[4] != case.second_height for f in v2 if start <= f[0] <= end)
+    return result
+
+
+def counters_since(before: dict, after: dict, seconds: float) -> dict:
+    """A qdisc's counters over an interval: its kind now, drops and kbit/s sent."""
+    return {"kind": after["kind"], "drops": after["drops"] - before["drops"],
+            "kbit_s": round((after["bytes"] - before["bytes"]) * 8 / 1000 / max(seconds, 1e-6))}

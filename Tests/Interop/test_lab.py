@@ -1,17 +1,30 @@
-"""The publisher's uplink in the network lab (tools/netlab: namespaces, tbf, nftables; root
-only): `broadcast` -> our relay -> an aiortc WHEP viewer, each in its own namespace, judged
-as a viewer sees it (decoded fps, longest freeze, glass-to-glass latency). The cases and
-their targets live in lab_cases.py (shared with tools/bench/lab/lab_bench.py):
+"""The network lab (tools/netlab: namespaces, tbf, nftables; root only): `broadcast` -> our
+relay -> aiortc WHEP viewers, each in its own namespace, with the publisher's uplink or a
+viewer's downlink impaired, judged as a viewer sees it (decoded fps, longest freeze,
+decoded size, glass-to-glass latency). The cases and their targets live in lab_cases.py
+(shared with tools/bench/lab/lab_bench.py):
 
-  clean         >= 27 fps, no freeze over 300 ms (baseline; figures printed)
-  uplink-1mbit  tbf 1 Mbit/s: >= 27 fps, no freeze over 300 ms, glass-to-glass p50 <= 250 ms
-  uplink-loss5  5 % random loss: >= 28 fps, no freeze over 300 ms, broadcast resent > 0 packets
-  uplink-drop   2.5 -> 0.8 Mbit/s mid-stream: no freeze over 300 ms from 5 s after the drop
+  clean             >= 27 fps, no freeze over 300 ms (baseline; figures printed)
+  uplink-1mbit      tbf 1 Mbit/s: >= 27 fps, no freeze over 300 ms, glass-to-glass p50 <= 250 ms
+  uplink-loss5      5 % random loss: >= 28 fps, no freeze over 300 ms, broadcast resent > 0 packets
+  uplink-drop       2.5 -> 0.8 Mbit/s mid-stream: no freeze over 300 ms from 5 s after the drop
+  uplink-1mbit-simulcast  --simulcast, tbf 1 Mbit/s: h and q on >= 70 %, f <= 30 % of the time
 
-Each case settles 10 s after the viewer's first frame and measures 30 s (ONAIR_LAB_SETTLE,
-ONAIR_LAB_MEASURE change that). Skips, with the reason, when the lab cannot be built.
+The viewer side (broadcast --simulcast, clean uplink; test_viewer_case):
+
+  downlink-1mbit    v1 behind tbf 1 Mbit/s: from 4 s in >= 27 fps, no freeze over 500 ms,
+                    mostly 360-line frames until the limit is lifted at 20 s; a 720-line
+                    frame within 15 s of the lift (time to restore printed)
+  downlink-loss5    v1 with 5 % random downlink loss: >= 28 fps, no freeze over 300 ms
+  two-viewers-600k  v1 behind tbf 600 kbit/s (figures only), v2 clean: 720 lines throughout,
+                    >= 29 fps, no freeze over 300 ms
+
+Cases settle 10 s after the viewers' first frames and measure 30 s unless they set their own
+(the viewer-side cases: 6 s and 16 or 36 s); ONAIR_LAB_SETTLE, ONAIR_LAB_MEASURE override
+every case. Skips, with the reason, when the lab cannot be built.
 
   .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py
+  .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py -k viewer_case
 """
 
 from __future__ import annotations
@@ -24,16 +37,24 @@ import pytest
 from harness import netlab
 from lab_cases import CASES, run_case
 
-SETTLE = float(os.environ.get("ONAIR_LAB_SETTLE", "10"))
-MEASURE = float(os.environ.get("ONAIR_LAB_MEASURE", "30"))
+
+def _seconds(variable: str) -> float | None:
+    value = os.environ.get(variable)
+    return float(value) if value else None
+
+
+SETTLE = _seconds("ONAIR_LAB_SETTLE")    # None: each case's own, else lab_cases.SETTLE (10)
+MEASURE = _seconds("ONAIR_LAB_MEASURE")  # None: each case's own, else lab_cases.MEASURE (30)
+UPLINK_CASES = [name for name, case in CASES.items() if not case.viewer_side]
+VIEWER_CASES = [name for name, case in CASES.items() if case.viewer_side]
 
 
 @pytest.fixture
-def lab():
-    """A lab with one viewer, removed at teardown (after `procs` stopped its processes:
-    tests list `lab` before `procs`)."""
+def lab(request):
+    """A lab with as many viewers as the test's case needs, removed at teardown (after
+    `procs` stopped its processes: tests list `lab` before `procs`)."""
     module = netlab()
-    lab = module.Lab(viewers=1)
+    lab = module.Lab(viewers=CASES[request.node.callspec.params["name"]].viewers)
     try:
         lab.up()
     except module.LabUnavailable as error:
@@ -42,11 +63,20 @@ def lab():
     lab.close()
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_uplink_case(name, lab, procs, tmp_path):
+def _run(name, lab, procs, tmp_path):
     case = CASES[name]
     result = run_case(case, lab, procs, tmp_path, settle=SETTLE, measure=MEASURE)
     print(f"\n{case.title}: {result.line()}")
     print(f"relay GET /api/streams/42: {json.dumps(result.stream)}")
     problems = result.problems()
     assert not problems, f"{case.title}: " + "; ".join(problems) + f"\n{result.line()}"
+
+
+@pytest.mark.parametrize("name", UPLINK_CASES)
+def test_uplink_case(name, lab, procs, tmp_path):
+    _run(name, lab, procs, tmp_path)
+
+
+@pytest.mark.parametrize("name", VIEWER_CASES)
+def test_viewer_case(name, lab, procs, tmp_path):
+    _run(name, lab, procs, tmp_path)

@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 """Network-lab benchmark: the cases of Tests/Interop/test_lab.py (one implementation,
-Tests/Interop/lab_cases.py), each in a fresh lab (tools/netlab), printed as a table:
-`broadcast` in the publisher's namespace -> our relay -> an aiortc WHEP viewer, with the
-publisher's uplink impaired, judged as a viewer sees it. Needs root.
+Tests/Interop/lab_cases.py) and the bench-only ones, each in a fresh lab (tools/netlab),
+printed as a table: `broadcast` in the publisher's namespace -> our relay -> aiortc WHEP
+viewers, with the publisher's uplink or viewer v1's downlink impaired, judged as a viewer
+sees it. Needs root.
 
   .venv-interop/bin/python tools/bench/lab/lab_bench.py [--cases clean,uplink-loss5] [--settle 10] [--measure 30]
+  .venv-interop/bin/python tools/bench/lab/lab_bench.py --cases downlink-drop-5to1 --reps 3
+
+Bench-only: downlink-drop-5to1 (v1's downlink 5 Mbit/s, 1 Mbit/s from 10 s, no limit from
+25 s): the downswitch time (the drop -> v1's first frame under 720 lines), the longest gap
+around the drop, the upswitch time (the lift -> the first 720-line frame). --reps N runs
+every case N times and prints the p50 of each figure across the runs.
 
 Binaries: ONAIR_RELAY_BIN, ONAIR_BROADCAST_BIN (default .build/debug/relay, .build/debug/broadcast).
 """
@@ -18,11 +25,13 @@ import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
+from statistics import median
 
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "Tests" / "Interop"))
 from harness import ProcessGroup, netlab  # noqa: E402
-from lab_cases import BROADCAST_BIN, CASES, FREEZE_MS, Result, fmt, run_case  # noqa: E402
+from lab_cases import (ALL_CASES, BENCH_ONLY, BROADCAST_BIN, FREEZE_MS, Result, fmt, fmt_share,  # noqa: E402
+                       run_case, session_text, step_text)
 
 UPSTREAM_WORDS = ("nack", "repair", "rtx", "upstream")
 
@@ -55,11 +64,13 @@ def table(result: Result) -> str:
             ("latency from", f"{w['latency_from']}", f"{w['latencies']} of {w['frames']} frames")]
     if w["sr_offset_ms"] is not None:
         rows += [("sender report - barcode ms", str(w["sr_offset_ms"]), "p50; the two clocks agree when ~0")]
-    if case.change_to_kbit:
-        after = f"from {case.judge_after:g} s after the change"
-        rows += [(f"fps, {after}", f"{j['fps']:.1f}", ""),
+    if case.change_to_kbit or case.judge_from_start:
+        after = (f"from {case.judge_after:g} s after the change" if case.change_to_kbit
+                 else f"from {case.judge_from_start:g} s in")
+        rows += [(f"fps, {after}", f"{j['fps']:.1f}", goal(">=", case.min_fps)),
                  (f"longest freeze ms, {after}", str(j["longest_freeze_ms"]), goal("<=", case.max_freeze_ms)),
                  (f"freezes > {FREEZE_MS} ms, {after}", str(j["freezes"]), "")]
+    rows += viewer_rows(result)
     rows += [("resent (broadcast)", str(s.get("retransmitted_packets")), "> 0" if case.needs_resent else ""),
              ("keyframes (broadcast)", str(s.get("keyframes")), ""),
              ("keyframe requests (broadcast)", str(s.get("keyframe_requests")), ""),
@@ -78,20 +89,84 @@ def table(result: Result) -> str:
     return "\n".join(lines)
 
 
+def viewer_rows(result: Result) -> list[tuple[str, str, str]]:
+    """The viewer side: v1's link and decoded sizes, each downlink change, the restore, v2,
+    and the relay's view of each viewer (its viewer_sessions entry and layer timeline)."""
+    case, w = result.case, result.window
+    if not case.viewer_side:
+        return []
+    rows = [("v1 decoded sizes (frames)", "", " ".join(f"{k} {v}" for k, v in w["sizes"].items()))]
+    if case.downlink_kbit and result.downlink.get("kind") == "tbf":
+        rows += [("v1 downlink tbf kbit/s out", str(result.downlink["kbit_s"]),
+                  f"limit {case.downlink_kbit:g}" + (" (until the first change)" if case.downlink_changes else "")),
+                 ("v1 downlink tbf drops", str(result.downlink["drops"]), "")]
+    if case.downlink_loss:
+        rows += [("v1 downlink random loss %", f"{case.downlink_loss:g}", "")]
+    if result.expect is not None:
+        e = result.expect
+        rows += [(f"v1 share of {case.expect_height}-line frames", fmt_share(e["share"]),
+                  f"> 50 % ({e['frames']} frames {result.expect_span()})")]
+    for i, step in enumerate(result.steps, 1):
+        rows += [(f"change {i}: {step['direction']}switch s", fmt(step["switch_s"], 2), step_text(step)),
+                 (f"change {i}: longest gap ms", str(step["freeze_ms"]), "1 s before to 10 s after")]
+    if case.restore_height is not None:
+        rows += [(f"restore {case.restore_height} lines s", fmt(result.restore_s, 2),
+                  f"<= {case.restore_within:g}" if case.restore_within is not None
+                  else f"after the last change ({fmt(result.restore_window_s, 1)} s watched)")]
+    if result.second is not None:
+        v2 = result.second
+        rows += [("v2 fps decoded", f"{v2['fps']:.1f}", goal_text(">=", case.second_min_fps)),
+                 ("v2 longest freeze ms", str(v2["longest_freeze_ms"]), goal_text("<=", case.second_max_freeze_ms)),
+                 ("v2 decoded sizes (frames)", "", " ".join(f"{k} {v}" for k, v in v2["sizes"].items()))]
+        if case.second_height is not None:
+            rows += [(f"v2 frames not {case.second_height} lines", str(result.second_off_height), "0")]
+    for name, session in sorted(result.sessions.items()):
+        rows += [(f"relay {name}", "", session_text(session))]
+    for name, changes in sorted(result.timeline.items()):
+        rows += [(f"relay {name} timeline", "", ", ".join(
+            f"{at:g}s {layer or '-'}{'' if target in (None, layer) else '->' + target}{' paused' if paused else ''} "
+            f"{fmt(estimate)}k" for at, layer, target, paused, estimate in changes))]
+    return rows
+
+
+def goal_text(op: str, value) -> str:
+    return "" if value is None else f"{op} {value:g}"
+
+
+def summary(name: str, results: list[Result]) -> str:
+    """p50 (min..max) of each figure across repetitions."""
+    keys = list(dict.fromkeys(k for r in results for k in r.figures()))
+    lines = [f"== {name}: p50 over {len(results)} runs ({sum(not r.problems() for r in results)} passed)"]
+    width = max((len(k) for k in keys), default=0)
+    for key in keys:
+        values = [v for r in results if (v := r.figures().get(key)) is not None]
+        if not values:
+            lines.append(f"  {key:<{width}}  {'-':>10}  (none in {len(results)} runs)")
+            continue
+        lines.append(f"  {key:<{width}}  {median(values):>10.2f}  min {min(values):.2f} max {max(values):.2f} "
+                     f"({len(values)} of {len(results)} runs)")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cases", default=",".join(CASES), help=f"comma list of {', '.join(CASES)} (default: all)")
-    parser.add_argument("--settle", type=float, default=10, help="seconds after the viewer's first frame (default 10)")
-    parser.add_argument("--measure", type=float, default=30, help="seconds measured (default 30)")
+    parser.add_argument("--cases", default=",".join(ALL_CASES),
+                        help=f"comma list of {', '.join(ALL_CASES)} (default: all; bench only: {', '.join(BENCH_ONLY)})")
+    parser.add_argument("--settle", type=float,
+                        help="seconds after the viewers' first frames (default: the case's own, else 10)")
+    parser.add_argument("--measure", type=float, help="seconds measured (default: the case's own, else 30)")
+    parser.add_argument("--reps", type=int, default=1, help="runs of every case; > 1 prints p50s across them")
     parser.add_argument("--source", choices=["noise", "pattern"],
                         help="override every case's source (default: pattern for clean, noise for the rest)")
     parser.add_argument("--logs", help="keep every process log under this directory (default: a temporary one)")
     parser.add_argument("--json", action="store_true", help="also print each result and /api/streams as JSON")
     args = parser.parse_args()
     names = [n.strip() for n in args.cases.split(",") if n.strip()]
-    unknown = [n for n in names if n not in CASES]
+    unknown = [n for n in names if n not in ALL_CASES]
     if unknown:
-        parser.error(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}")
+        parser.error(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(ALL_CASES)}")
+    if args.reps < 1:
+        parser.error("--reps: at least 1")
     lab_module = netlab()
     try:
         lab_module.check_available()
@@ -108,30 +183,39 @@ def main() -> int:
     print(f"loadavg {' '.join(open('/proc/loadavg').read().split()[:3])}; relay {relay_bin}; broadcast {BROADCAST_BIN}",
           flush=True)
     failed = 0
+    runs: dict[str, list[Result]] = {}
     with tempfile.TemporaryDirectory(prefix="lab-bench-") as scratch:
         root = Path(args.logs or scratch)
         for name in names:
-            workdir = root / name
-            workdir.mkdir(parents=True, exist_ok=True)
-            procs = ProcessGroup(workdir)
-            try:
-                with lab_module.Lab(viewers=1) as lab:
-                    try:
-                        case = replace(CASES[name], source=args.source) if args.source else CASES[name]
-                        result = run_case(case, lab, procs, workdir, settle=args.settle, measure=args.measure,
-                                          say=lambda text: print(f"  .. {text}", flush=True))
-                    finally:
-                        procs.stop_all()
-            except Exception as error:  # one broken case does not hide the others
-                failed += 1
-                print(f"== {name}: ERROR {error}\n   logs: {workdir}" + ("" if args.logs else " (removed; use --logs)"),
-                      flush=True)
-                continue
-            failed += bool(result.problems())
-            print(table(result), flush=True)
-            if args.json:
-                print(json.dumps({"case": name, "window": result.window, "judged": result.judged,
-                                  "stats": result.stats, "stream": result.stream}))
+            for rep in range(1, args.reps + 1):
+                label = name if args.reps == 1 else f"{name} (run {rep} of {args.reps})"
+                workdir = root / (name if args.reps == 1 else f"{name}-{rep}")
+                workdir.mkdir(parents=True, exist_ok=True)
+                procs = ProcessGroup(workdir)
+                case = replace(ALL_CASES[name], source=args.source) if args.source else ALL_CASES[name]
+                try:
+                    with lab_module.Lab(viewers=case.viewers) as lab:
+                        try:
+                            result = run_case(case, lab, procs, workdir, settle=args.settle, measure=args.measure,
+                                              say=lambda text: print(f"  .. {text}", flush=True))
+                        finally:
+                            procs.stop_all()
+                except Exception as error:  # one broken case does not hide the others
+                    failed += 1
+                    print(f"== {label}: ERROR {error}\n   logs: {workdir}"
+                          + ("" if args.logs else " (removed; use --logs)"), flush=True)
+                    continue
+                failed += bool(result.problems())
+                runs.setdefault(name, []).append(result)
+                print(table(result).replace(f"== {name}:", f"== {label}:", 1), flush=True)
+                if args.json:
+                    print(json.dumps({"case": name, "rep": rep, "window": result.window, "judged": result.judged,
+                                      "stats": result.stats, "stream": result.stream, "figures": result.figures(),
+                                      "steps": result.steps, "restore_s": result.restore_s,
+                                      "second": result.second, "timeline": result.timeline}))
+    if args.reps > 1:
+        for name, results in runs.items():
+            print(summary(name, results), flush=True)
     print(f"lab namespaces left: {lab_module.lab_namespaces() or 'none'}")
     return 1 if failed else 0
 
