@@ -46,8 +46,9 @@ extension BroadcastEngine {
         statistics.bitrateReason = controller.lastChangeReason.description
         statistics.keyframeRequests += feedback.keyframeRequests
         guard feedback.keyframeRequested else { return false }
-        // At most one forced IDR per 500 ms: a burst of PLIs from many viewers is one keyframe.
-        if let last = lastForcedKeyframe, now - last < 500_000_000 {
+        // At most one forced IDR per ``minimumForcedKeyframeInterval``: a burst of PLIs from
+        // many viewers is one keyframe, and a viewer joining just after one waits little.
+        if let last = lastForcedKeyframe, now - last < Self.minimumForcedKeyframeInterval {
             pendingKeyframe = true
             return false
         }
@@ -55,9 +56,13 @@ extension BroadcastEngine {
         return true
     }
 
+    /// 150 ms, nanoseconds. Our relay keeps one request per layer outstanding until its keyframe
+    /// comes, so this bounds what other servers' unfiltered PLIs can cost (about 6 IDRs/s).
+    static let minimumForcedKeyframeInterval: UInt64 = 150_000_000
+
     /// A keyframe request that arrived inside the rate limit is honoured when the limit ends.
     func pendingKeyframeDue(now: UInt64) -> Bool {
-        guard pendingKeyframe, let last = lastForcedKeyframe, now - last >= 500_000_000 else { return false }
+        guard pendingKeyframe, let last = lastForcedKeyframe, now - last >= Self.minimumForcedKeyframeInterval else { return false }
         pendingKeyframe = false
         lastForcedKeyframe = now
         return true
