@@ -596,7 +596,8 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     names = ["v1", "v2"] if case.second_viewer else ["v1"]
     missing = [name for name in names if name not in lab.viewers]
     if missing:
-        raise ValueError(f"{case.name} needs viewers {', '.join(names)}: build the lab with Lab(viewers={case.viewers})")
+        raise ValueError(f"{case.name} needs viewers {', '.join(names)}: "
+                         f"build the lab with Lab(viewers={case.viewers})")
     source = (["--input", str(noise_file()), "--loop"] if case.source == "noise"
               else ["--size", "1280x720", "--fps", "30"])
     lab.clear()

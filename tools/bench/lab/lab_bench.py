@@ -151,7 +151,8 @@ def summary(name: str, results: list[Result]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", default=",".join(ALL_CASES),
-                        help=f"comma list of {', '.join(ALL_CASES)} (default: all; bench only: {', '.join(BENCH_ONLY)})")
+                        help=f"comma list of {', '.join(ALL_CASES)} "
+                             f"(default: all; bench only: {', '.join(BENCH_ONLY)})")
     parser.add_argument("--settle", type=float,
                         help="seconds after the viewers' first frames (default: the case's own, else 10)")
     parser.add_argument("--measure", type=float, help="seconds measured (default: the case's own, else 30)")
