@@ -19,6 +19,8 @@ public struct LayerSelector: Sendable {
         public var probeHeadroom = 1.15
         public var upWithoutProbe = 1.3
         public var holdAfterDown: Duration = .seconds(10)
+        /// How long a successful probe justifies a switch up.
+        public var probeValidity: Duration = .seconds(2)
         public var probe = ProbeController.Settings()
         public init() {}
     }
@@ -28,6 +30,8 @@ public struct LayerSelector: Sendable {
     public private(set) var target: Int?
     private var chosen = false
     private var holdUntil = MonoTime.zero
+    /// The last probe that got through, and when.
+    private var probed: (rate: Int, at: MonoTime)?
     public var probe: ProbeController
     /// The viewer's cap: no layer taller than this (nil: any). A new cap is the viewer's
     /// explicit choice: the next update picks afresh, without hold or probe.
@@ -59,6 +63,7 @@ public struct LayerSelector: Sendable {
         if case .some(let outcome) = probe.poll(now: now, lastCongestion: estimator.lastCongestion),
            case .succeeded(let rate) = outcome {
             estimator.probeSucceeded(rate: rate, now: now)
+            probed = (rate, now)
         }
         let estimateNow = Double(estimator.estimate)
         // Until the viewer's feedback has shown a limit, the estimate is only the start value:
@@ -67,10 +72,16 @@ public struct LayerSelector: Sendable {
         let position = target.flatMap { current in ladder.firstIndex { $0.index == current } }
         guard chosen, target == nil || position != nil else {
             // The first choice, or the target is gone (paused by the publisher, above a new
-            // cap): the best layer that fits.
+            // cap): the best layer that fits. Before any limit is known, the biggest within
+            // the start estimate (a probe takes the viewer higher within a second or two),
+            // else the smallest; never paused.
             chosen = true
-            target = (ladder.first { !limited || needs($0) * settings.keep <= estimateNow }
-                ?? (estimateNow >= needs(ladder[ladder.count - 1]) * settings.pauseBelow ? ladder.last : nil))?.index
+            if limited {
+                target = (ladder.first { needs($0) * settings.keep <= estimateNow }
+                    ?? (estimateNow >= needs(ladder[ladder.count - 1]) * settings.pauseBelow ? ladder.last : nil))?.index
+            } else {
+                target = (ladder.first { needs($0) <= estimateNow } ?? ladder[ladder.count - 1]).index
+            }
             return target
         }
         // While paused, `current` is past the smallest layer: the one to come back to.
@@ -84,14 +95,17 @@ public struct LayerSelector: Sendable {
                 downSwitches += 1
                 holdUntil = now + settings.holdAfterDown
                 probe.cancel(now: now)
+                probed = nil
             }
             return target
         }
         guard current > 0, now >= holdUntil else { return target }
         let up = ladder[current - 1]
-        if estimateNow >= needs(up) && (estimator.lastChangeReason == .probe || !canProbe && estimateNow >= needs(up) * settings.upWithoutProbe) {
+        let probedEnough = probed.map { Double($0.rate) >= needs(up) && now - $0.at < settings.probeValidity } ?? false
+        if probedEnough || !canProbe && estimateNow >= needs(up) * settings.upWithoutProbe {
             target = up.index
             upSwitches += 1
+            probed = nil
             return target
         }
         if canProbe, probe.mayStart(now: now) {

@@ -12,8 +12,10 @@ public struct LayeredVideoRewriter: Sendable {
     public private(set) var current: Int?
     /// The layer wanted; nil pauses video. A different layer is taken at its next keyframe.
     public var target: Int?
-    /// The layer before the last switch and its rewriter, to answer NACKs for what it sent.
-    private var previous: (layer: Int, rewriter: TrackRewriter)?
+    /// The layers before the last switches and their rewriters, newest first, to answer NACKs
+    /// for what they sent (a viewer may go f -> h -> q within a second and still miss f's packets).
+    private var previous: [(layer: Int, rewriter: TrackRewriter)] = []
+    private static let previousKept = 3
     /// When the last video packet went out and which layer it came from (for the timestamp
     /// step after a pause, and across layers without sender reports).
     private var lastSentAt: MonoTime?
@@ -48,7 +50,7 @@ public struct LayeredVideoRewriter: Sendable {
         if let last = rewriter.lastTimestamps {
             let step = Self.timestampStep(from: last.source, of: lastLayer.flatMap(clock), to: timestamp, of: clock(layer),
                                           elapsed: lastSentAt.map { now - $0 })
-            if let current { previous = (current, rewriter) }
+            if let current { remember(current) }
             rewriter.switchSource(nextTimestamp: last.viewer &+ step)
             switches &+= 1
         }
@@ -61,9 +63,14 @@ public struct LayeredVideoRewriter: Sendable {
 
     /// Stops forwarding video (the estimate is below the lowest layer); audio goes on.
     private mutating func pause() -> (sequence: UInt16, timestamp: UInt32)? {
-        if let current { previous = (current, rewriter) }
+        if let current { remember(current) }
         current = nil
         return nil
+    }
+
+    private mutating func remember(_ layer: Int) {
+        if previous.count == Self.previousKept { previous.removeLast() }
+        previous.insert((layer, rewriter), at: 0)
     }
 
     /// The publisher layer and sequence number behind a viewer's sequence number, and the
@@ -73,9 +80,10 @@ public struct LayeredVideoRewriter: Sendable {
            let original = rewriter.publisherSequence(forViewerSequence: sequence) {
             return (current, original, rewriter)
         }
-        if let previous, previous.rewriter.covers(viewerSequence: sequence),
-           let original = previous.rewriter.publisherSequence(forViewerSequence: sequence) {
-            return (previous.layer, original, previous.rewriter)
+        for earlier in previous where earlier.rewriter.covers(viewerSequence: sequence) {
+            if let original = earlier.rewriter.publisherSequence(forViewerSequence: sequence) {
+                return (earlier.layer, original, earlier.rewriter)
+            }
         }
         return nil
     }

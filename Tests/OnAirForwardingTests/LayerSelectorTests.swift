@@ -13,14 +13,21 @@ struct LayerSelectorTests {
          LayerCandidate(index: 2, bitrate: 2_500_000, width: 1280, height: 720, live: live[2])]
     }
 
-    @Test("a new viewer starts on the biggest layer; one whose feedback showed a limit, on the biggest that fits")
-    func startsOnTop() {
+    @Test("a new viewer starts on the biggest layer within its start estimate and probes up at once")
+    func startsWithinStartEstimate() throws {
         var selector = LayerSelector()
-        // Before any feedback the estimate is only a start value, even below the top layer.
         var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
-        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == 2)
+        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == 1)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0 + .milliseconds(100))
+        let probe = try #require(selector.probe.active)
+        #expect(probe.rate == Int(Double(2_550_000) * 1.15))
         #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
-                                now: t0 + .seconds(1)) == 2)
+                                now: t0 + .milliseconds(1300)) == 2)
+        // A single layer above the start estimate is still what the viewer gets.
+        var single = LayerSelector()
+        var start = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
+        #expect(single.update(layers: [layers()[2]], audioBitrate: 50_000, estimator: &start, canProbe: true, now: t0) == 2)
+        // One whose feedback showed a limit: the biggest that fits it.
         var thin = ViewerBandwidthEstimator(feedback: .remb, start: 5_000_000)
         thin.handle(rembBitrate: 1_000_000, sentPayloadRate: 2_500_000, now: t0)
         var other = LayerSelector()

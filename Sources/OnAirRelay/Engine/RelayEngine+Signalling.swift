@@ -99,13 +99,12 @@ extension RelayEngine {
         return SessionCreated(sessionID: session.id, room: roomID, kind: kind, answerSDP: answer.serialize(), etag: session.etag)
     }
 
-    /// What a new viewer's link is assumed to carry until its feedback says otherwise: the
-    /// biggest layer with room to spare, so a viewer on a good link starts at full quality
-    /// and one on a thin link comes down within its first reports.
-    static func startEstimate(for publisher: PublisherSession) -> Int {
-        let top = publisher.videoLayers.map(\.smoothedBitrate).max() ?? 0
-        return max(Int((top + publisher.audioBitrate) * 1.5), 5_000_000)
-    }
+    /// What a new viewer's link is assumed to carry until its feedback says otherwise
+    /// (libwebrtc starts its estimate lower still): it starts on the biggest layer within this,
+    /// and a probe takes it higher within its first seconds. Starting on a 2.5 Mbit/s top
+    /// layer overran a 1 Mbit/s link for a second, and the holes that left held aiortc's
+    /// jitter buffer up for many seconds.
+    static func startEstimate(for publisher: PublisherSession) -> Int { 1_500_000 }
 
     /// Caps a viewer's layer (`nil`: automatic); the layer changes at the next decision.
     func setLayerCap(id: String, room: String, maximumHeight: Int?) throws(EngineError) {
