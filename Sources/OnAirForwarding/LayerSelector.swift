@@ -14,7 +14,9 @@ import OnAirWire
 /// - only live layers, and none above the viewer's cap (`maximumHeight`).
 public struct LayerSelector: Sendable {
     public struct Settings: Sendable {
-        public var keep = 0.8
+        /// A layer is kept while the estimate is at least this share of what it needs: a REMB
+        /// after overuse is 0.85 × what arrived, of video payload alone.
+        public var keep = 0.7
         public var pauseBelow = 0.5
         public var probeHeadroom = 1.15
         public var upWithoutProbe = 1.3

@@ -24,7 +24,8 @@ extension RelayEngine {
                      switchesUp: viewer.selector.upSwitches, switchesDown: viewer.selector.downSwitches,
                      probesSucceeded: viewer.selector.probe.succeeded, probesFailed: viewer.selector.probe.failed,
                      paddingBytes: viewer.paddingBytes, pausedSeconds: viewer.pausedTime.seconds,
-                     bytesOut: viewer.bytesOut, retransmissions: viewer.retransmissions, nacksReceived: viewer.nacksReceived)
+                     bytesOut: viewer.bytesOut, retransmissions: viewer.retransmissions,
+                     retransmissionsGivenUp: viewer.retransmissionsGivenUp, nacksReceived: viewer.nacksReceived)
     }
 
     func snapshot(room id: String) -> StreamSnapshot? {

@@ -178,10 +178,15 @@ final class Room {
         guard let destination = viewer.destination, viewer.peer.canSendMedia else { return }
         for viewerSequence in viewerSequences {
             guard let source = track.source(ofViewerSequence: viewerSequence),
-                  publisher.videoLayers.indices.contains(source.layer), viewer.retransmitBudget.take(now: now) else { continue }
-            publisher.videoLayers[source.layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
+                  publisher.videoLayers.indices.contains(source.layer) else { continue }
+            guard viewer.retransmitBudget.take(now: now) else {
+                giveUp(viewerSequence, timestamp: track.rewriter.lastTimestamps?.viewer ?? 0, of: viewer, at: destination,
+                       sender: sender, now: now)
+                continue
+            }
+            let resent = publisher.videoLayers[source.layer].cache.withPacket(sequenceNumber: source.sequence) { raw -> Bool in
                 guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType,
-                      let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
+                      let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return false }
                 let sent = emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: track.payloadType,
                                 sequence: viewerSequence, timestamp: timestamp, ssrc: track.ssrc,
                                 payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), padding: 0, now: now)
@@ -189,7 +194,27 @@ final class Room {
                     viewer.retransmissions += 1
                     retransmissions += 1
                 }
+                return true
+            } ?? false
+            if !resent {
+                giveUp(viewerSequence, timestamp: track.rewriter.lastTimestamps?.viewer ?? 0, of: viewer, at: destination,
+                       sender: sender, now: now)
             }
+        }
+    }
+
+    /// A packet the viewer asked for that will not come (out of the cache, or over its
+    /// retransmission budget on a link that is losing packets because it is full): a
+    /// padding-only packet (RFC 3550 §5.1) with its sequence number. aiortc's jitter buffer
+    /// holds every later frame until 512 packets have passed a hole (17 s on a 180p layer of
+    /// one packet per frame); libwebrtc stops asking for it and waits for a keyframe.
+    private func giveUp(_ sequence: UInt16, timestamp: UInt32, of viewer: ViewerSession, at destination: DatagramDestination,
+                        sender: BatchedDatagramSender, now: MonoTime) {
+        guard let track = viewer.video else { return }
+        if emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: track.payloadType, sequence: sequence,
+                timestamp: timestamp, ssrc: track.ssrc, payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4,
+                now: now) != nil {
+            viewer.retransmissionsGivenUp &+= 1
         }
     }
 }

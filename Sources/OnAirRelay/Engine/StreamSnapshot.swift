@@ -68,6 +68,8 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var pausedSeconds: Double
         public var bytesOut: UInt64
         public var retransmissions: UInt64
+        /// NACKed packets answered with padding: gone from the cache, or over the viewer's budget.
+        public var retransmissionsGivenUp: UInt64
         public var nacksReceived: UInt64
 
         enum CodingKeys: String, CodingKey {
@@ -75,7 +77,8 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
             case maxHeight = "max_height", estimateKbps = "estimate_kbps", feedback, estimateReason = "estimate_reason"
             case lossFraction = "loss_fraction", rttMs = "rtt_ms", switchesUp = "switches_up", switchesDown = "switches_down"
             case probesSucceeded = "probes_succeeded", probesFailed = "probes_failed", paddingBytes = "padding_bytes"
-            case pausedSeconds = "paused_seconds", bytesOut = "bytes_out", retransmissions, nacksReceived = "nacks_received"
+            case pausedSeconds = "paused_seconds", bytesOut = "bytes_out", retransmissions
+            case retransmissionsGivenUp = "retransmissions_given_up", nacksReceived = "nacks_received"
         }
     }
 

@@ -20,6 +20,8 @@ final class ViewerSession: MediaSession {
     var rtxSequence = UInt16.random(in: 0...UInt16.max)
     var retransmitBudget = RetransmitBudget()
     var retransmissions: UInt64 = 0
+    /// NACKed packets answered with padding instead (gone from the cache, or over budget).
+    var retransmissionsGivenUp: UInt64 = 0
     var nacksReceived: UInt64 = 0
     var keyframeRequests: UInt64 = 0
     var packetsDropped: UInt64 = 0

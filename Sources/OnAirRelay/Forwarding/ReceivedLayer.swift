@@ -37,6 +37,7 @@ struct ReceivedLayer {
     private(set) var smoothedBitrate: Double = 0
     private(set) var framesPerSecond: Double = 0
     private(set) var lastPacketAt = MonoTime.zero
+    private(set) var firstPacketAt: MonoTime?
     private var sampledAt: MonoTime?
     private var sampledBytes: UInt64 = 0
     private var sampledFrames: UInt64 = 0
@@ -55,6 +56,7 @@ struct ReceivedLayer {
         bytes &+= UInt64(size)
         if marker { frames &+= 1 }
         lastPacketAt = now
+        if firstPacketAt == nil { firstPacketAt = now }
         if keyframe, let sps = H264Keyframe.sequenceParameterSet(in: payload) {
             width = sps.width
             height = sps.height
@@ -94,7 +96,16 @@ struct ReceivedLayer {
         sampledFrames = frames
     }
 
+    /// The layer for ``LayerSelector``: its bitrate so far until the first sample, and no
+    /// candidate before a fifth of a second of it has arrived (a viewer joining as the stream
+    /// starts would otherwise take a layer whose bitrate reads as zero).
     func candidate(index: Int, now: MonoTime) -> LayerCandidate {
-        LayerCandidate(index: index, bitrate: Int(smoothedBitrate), width: width, height: height, live: isLive(now: now))
+        var rate = smoothedBitrate
+        var known = rate > 0
+        if !known, let first = firstPacketAt, now - first >= .milliseconds(200) {
+            rate = Double(bytes) * 8 / (now - first).seconds
+            known = true
+        }
+        return LayerCandidate(index: index, bitrate: Int(rate), width: width, height: height, live: known && isLive(now: now))
     }
 }
