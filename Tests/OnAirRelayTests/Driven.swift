@@ -3,7 +3,7 @@ import OnAirWire
 @testable import OnAirRelay
 
 extension Driven where Machine == KeyframeRequestCoalescer {
-    func request(now: MonoTime) -> Bool { machine.request(now: now) }
+    func request(now: MonoTime, prompt: Bool = false) -> Bool { machine.request(now: now, prompt: prompt) }
     func poll(now: MonoTime) -> Bool { machine.poll(now: now) }
     func keyframeArrived() { machine.keyframeArrived() }
 }

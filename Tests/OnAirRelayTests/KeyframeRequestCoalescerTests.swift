@@ -61,18 +61,25 @@ struct KeyframeRequestCoalescerTests {
         #expect(coalescer.sent == 20)
     }
 
-    @Test("once the keyframe asked for arrived, the next request goes out at once (a joiner waits for no interval)")
-    func arrivedKeyframeOpensTheGate() {
+    @Test("a prompt request (a joiner) waits only the minimum gap once the last keyframe came; others a full interval")
+    func promptAfterArrival() {
         let coalescer = Driven(KeyframeRequestCoalescer(interval: .milliseconds(500), minimumGap: .milliseconds(100)))
         #expect(coalescer.request(now: t0))
         coalescer.keyframeArrived()
-        // Within the minimum gap it is held, and goes when the gap is over.
-        #expect(!coalescer.request(now: t0 + .milliseconds(60)))
-        #expect(!coalescer.poll(now: t0 + .milliseconds(99)))
-        #expect(coalescer.poll(now: t0 + .milliseconds(100)))
+        // A viewer's PLI right after: the interval holds (no IDR per round trip after loss).
+        #expect(!coalescer.request(now: t0 + .milliseconds(150)))
+        #expect(!coalescer.poll(now: t0 + .milliseconds(499)))
+        #expect(coalescer.poll(now: t0 + .milliseconds(500)))
         coalescer.keyframeArrived()
-        #expect(coalescer.request(now: t0 + .milliseconds(250)))
-        #expect(coalescer.sent == 3)
+        // A joiner within the minimum gap is held, and goes when the gap is over.
+        #expect(!coalescer.request(now: t0 + .milliseconds(560), prompt: true))
+        #expect(!coalescer.poll(now: t0 + .milliseconds(599)))
+        #expect(coalescer.poll(now: t0 + .milliseconds(600)))
+        // While that keyframe is on its way, even a joiner waits for it.
+        #expect(!coalescer.request(now: t0 + .milliseconds(750), prompt: true))
+        coalescer.keyframeArrived()
+        #expect(coalescer.request(now: t0 + .milliseconds(760), prompt: true))
+        #expect(coalescer.sent == 4)
     }
 
     @Test("the default interval is half a second, the minimum gap a tenth")

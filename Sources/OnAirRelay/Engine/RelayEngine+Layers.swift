@@ -11,8 +11,12 @@ extension RelayEngine {
         room.needsKeyframe = false
         guard let publisher = room.publisher else { return }
         for layer in publisher.videoLayers.indices where publisher.videoLayers[layer].keyframeWanted {
+            let prompt = publisher.videoLayers[layer].keyframePrompt
             publisher.videoLayers[layer].keyframeWanted = false
-            if publisher.videoLayers[layer].keyframeRequests.request(now: now) { sendKeyframeRequest(publisher, layer: layer) }
+            publisher.videoLayers[layer].keyframePrompt = false
+            if publisher.videoLayers[layer].keyframeRequests.request(now: now, prompt: prompt) {
+                sendKeyframeRequest(publisher, layer: layer)
+            }
         }
     }
 
@@ -47,7 +51,7 @@ extension RelayEngine {
         let target = viewer.selector.update(layers: layerCandidates, audioBitrate: Int(publisher.audioBitrate),
                                             estimator: &viewer.estimator, canProbe: viewer.rtx != nil, now: now)
         viewer.video?.target = target
-        if let target, viewer.video?.isSwitching == true { room.wantKeyframe(layer: target, of: publisher) }
+        if let target, viewer.video?.isSwitching == true { room.wantKeyframe(layer: target, of: publisher, prompt: true) }
     }
 
     /// Padding-only RTX packets (RFC 4588 §4, RFC 3550 §5.1) to each probing viewer, enough to

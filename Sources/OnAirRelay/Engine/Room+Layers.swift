@@ -52,6 +52,7 @@ extension Room {
         if publisher.videoLayers[layer].statistics.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                                           arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate)) {
             publisher.videoLayers[layer].newestTimestamp = view.timestamp
+            publisher.videoLayers[layer].newestSequence = view.sequence
         }
     }
 }

@@ -163,9 +163,11 @@ final class Room {
     }
 
     /// Asks for a keyframe of one layer; the engine sends the PLI after the packet (coalesced).
-    func wantKeyframe(layer: Int, of publisher: PublisherSession) {
+    /// `prompt`: a viewer is waiting to start on this layer (it joined, or switches to it).
+    func wantKeyframe(layer: Int, of publisher: PublisherSession, prompt: Bool = false) {
         guard publisher.videoLayers.indices.contains(layer) else { return }
         publisher.videoLayers[layer].keyframeWanted = true
+        if prompt { publisher.videoLayers[layer].keyframePrompt = true }
         needsKeyframe = true
     }
 
@@ -196,14 +198,16 @@ final class Room {
                 }
                 return true
             } ?? false
-            if !resent {
+            // Not cached: gone (answered with padding), or not arrived yet (a repair from the
+            // publisher may still bring it, and will reach the viewer like any packet).
+            if !resent && publisher.videoLayers[source.layer].hasEvicted(source.sequence) {
                 giveUp(viewerSequence, timestamp: track.rewriter.lastTimestamps?.viewer ?? 0, of: viewer, at: destination,
                        sender: sender, now: now)
             }
         }
     }
 
-    /// A packet the viewer asked for that will not come (out of the cache, or over its
+    /// A packet the viewer asked for that will not come (gone from the cache, or over its
     /// retransmission budget on a link that is losing packets because it is full): a
     /// padding-only packet (RFC 3550 §5.1) with its sequence number. aiortc's jitter buffer
     /// holds every later frame until 512 packets have passed a hole (17 s on a 180p layer of

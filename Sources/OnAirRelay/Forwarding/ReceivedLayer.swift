@@ -21,11 +21,14 @@ struct ReceivedLayer {
     /// Its latest sender report: where its timestamps sit on the publisher's wallclock.
     var clock: SenderClock?
     var keyframeRequests = KeyframeRequestCoalescer()
-    /// Set when someone needs a keyframe of this layer; the engine sends the PLI.
+    /// Set when someone needs a keyframe of this layer (promptly: a viewer joining or
+    /// switching to it); the engine sends the PLI.
     var keyframeWanted = false
+    var keyframePrompt = false
     var lastKeyframeTimestamp: UInt32?
-    /// RTP timestamp of the newest packet that arrived in order.
+    /// RTP timestamp and sequence number of the newest packet that arrived in order.
     var newestTimestamp: UInt32 = 0
+    var newestSequence: UInt16 = 0
     private(set) var packets: UInt64 = 0
     private(set) var bytes: UInt64 = 0
     private(set) var frames: UInt64 = 0
@@ -80,6 +83,13 @@ struct ReceivedLayer {
         guard packets > 0 else { return false }
         let interval = framesPerSecond > 1 ? min(max(4 / framesPerSecond, 0.2), 1) : 1
         return (now - lastPacketAt).seconds < interval
+    }
+
+    /// Whether `sequence` arrived long enough ago that the cache no longer holds it (as
+    /// opposed to not yet: a packet lost on the way in may still come as a repair).
+    func hasEvicted(_ sequence: UInt16) -> Bool {
+        let age = newestSequence &- sequence
+        return age >= UInt16(min(cache.capacity, 0x8000)) && age < 0x8000
     }
 
     /// Updates the rates from the counts since the previous call (about once a second).
