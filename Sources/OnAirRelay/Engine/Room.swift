@@ -181,14 +181,24 @@ final class Room {
         for viewerSequence in viewerSequences {
             guard let source = track.source(ofViewerSequence: viewerSequence),
                   publisher.videoLayers.indices.contains(source.layer) else { continue }
+            let layer = source.layer
+            // Not cached: gone (answered with padding), or not arrived yet (a repair from the
+            // publisher may still bring it, and will reach the viewer like any packet).
+            guard publisher.videoLayers[layer].cache.contains(sequenceNumber: source.sequence) else {
+                if publisher.videoLayers[layer].hasEvicted(source.sequence) {
+                    giveUp(viewerSequence, timestamp: track.rewriter.lastTimestamps?.viewer ?? 0, of: viewer, at: destination,
+                           sender: sender, now: now)
+                }
+                continue
+            }
             guard viewer.retransmitBudget.take(now: now) else {
                 giveUp(viewerSequence, timestamp: track.rewriter.lastTimestamps?.viewer ?? 0, of: viewer, at: destination,
                        sender: sender, now: now)
                 continue
             }
-            let resent = publisher.videoLayers[source.layer].cache.withPacket(sequenceNumber: source.sequence) { raw -> Bool in
+            publisher.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
                 guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType,
-                      let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return false }
+                      let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
                 let sent = emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: track.payloadType,
                                 sequence: viewerSequence, timestamp: timestamp, ssrc: track.ssrc,
                                 payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), padding: 0, now: now)
@@ -196,13 +206,6 @@ final class Room {
                     viewer.retransmissions += 1
                     retransmissions += 1
                 }
-                return true
-            } ?? false
-            // Not cached: gone (answered with padding), or not arrived yet (a repair from the
-            // publisher may still bring it, and will reach the viewer like any packet).
-            if !resent && publisher.videoLayers[source.layer].hasEvicted(source.sequence) {
-                giveUp(viewerSequence, timestamp: track.rewriter.lastTimestamps?.viewer ?? 0, of: viewer, at: destination,
-                       sender: sender, now: now)
             }
         }
     }
