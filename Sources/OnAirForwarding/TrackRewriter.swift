@@ -66,9 +66,7 @@ public struct TrackRewriter: Sendable {
     /// continue the viewer's numbering right after what it has, from the next keyframe.
     public mutating func rebase(timestampStep: UInt32) {
         guard started else { return }
-        started = false
-        initialSequence = lastSequence &+ 1
-        initialTimestamp = lastTimestamp &+ timestampStep
+        switchSource(nextTimestamp: lastTimestamp &+ timestampStep)
     }
 
     /// Continues the viewer's numbering on another source (a simulcast layer switch, a resume

@@ -72,9 +72,6 @@ public struct ViewerBandwidthEstimator: Sendable {
         if fractionLost > 0.10 { lastCongestion = now }
     }
 
-    /// Losses the viewer reported by NACK during a probe count as congestion.
-    public mutating func congestion(now: MonoTime) { lastCongestion = now }
-
     public mutating func probeSucceeded(rate: Int, now: MonoTime) {
         controller.handle(probedBitrate: rate, now: now.nanoseconds)
     }

@@ -26,7 +26,7 @@ final class PublisherSession: MediaSession {
     var audioBytes: UInt64 = 0
     private var sampledAudioBytes: UInt64 = 0
     private(set) var audioBitrate: Double = 0
-    var lastSampledAt = MonoTime.zero
+    private var sampledAt: MonoTime?
     /// The publisher's latest sender report per SSRC, with when it arrived (for LSR/DLSR and
     /// for translating into viewers' sender reports).
     var senderReports: [UInt32: (report: SenderReport, arrivedAt: MonoTime)] = [:]
@@ -78,9 +78,10 @@ extension PublisherSession {
     }
 
     /// Samples the layers' rates and the audio bitrate (once a second).
-    func sampleRates(now: MonoTime, interval: Duration) {
+    func sampleRates(now: MonoTime) {
         for index in videoLayers.indices { videoLayers[index].sample(now: now) }
-        if interval > .zero { audioBitrate = Double(audioBytes - sampledAudioBytes) * 8 / interval.seconds }
+        if let sampledAt, now > sampledAt { audioBitrate = Double(audioBytes - sampledAudioBytes) * 8 / (now - sampledAt).seconds }
+        sampledAt = now
         sampledAudioBytes = audioBytes
     }
 

@@ -37,14 +37,27 @@ extension RelayEngine {
     /// of each layer a viewer waits for.
     func selectLayers(_ room: Room, now: MonoTime) {
         guard let publisher = room.publisher, !publisher.videoLayers.isEmpty else { return }
-        layerCandidates.removeAll(keepingCapacity: true)
-        for index in publisher.videoLayers.indices {
-            layerCandidates.append(publisher.videoLayers[index].candidate(index: index, now: now))
-        }
+        fillLayerCandidates(of: publisher, now: now)
         for viewer in room.viewers where viewer.connectedAt != nil && viewer.video != nil {
             selectLayer(for: viewer, in: room, publisher: publisher, now: now)
         }
         requestKeyframes(room, now: now)
+    }
+
+    /// One viewer's layer at once (it just connected, or changed its cap), and the keyframe
+    /// it needs: its first frame waits for nothing else.
+    func selectLayerNow(for viewer: ViewerSession, in room: Room, now: MonoTime) {
+        guard let publisher = room.publisher, !publisher.videoLayers.isEmpty, viewer.video != nil else { return }
+        fillLayerCandidates(of: publisher, now: now)
+        selectLayer(for: viewer, in: room, publisher: publisher, now: now)
+        requestKeyframes(room, now: now)
+    }
+
+    private func fillLayerCandidates(of publisher: PublisherSession, now: MonoTime) {
+        layerCandidates.removeAll(keepingCapacity: true)
+        for index in publisher.videoLayers.indices {
+            layerCandidates.append(publisher.videoLayers[index].candidate(index: index, now: now))
+        }
     }
 
     func selectLayer(for viewer: ViewerSession, in room: Room, publisher: PublisherSession, now: MonoTime) {

@@ -77,11 +77,9 @@ extension RelayEngine {
                     audio.viewerTimestamp(forPublisherTimestamp: report.rtpTimestamp).map { (audio.ssrc, $0) }
                 }
             }
-            guard let mapped else { continue }
-            let track = mapped
-            let timestamp = mapped.timestamp
+            guard let track = mapped else { continue }
             let translated = SenderReport(
-                ssrc: track.ssrc, ntpTime: report.ntpTime, rtpTimestamp: timestamp,
+                ssrc: track.ssrc, ntpTime: report.ntpTime, rtpTimestamp: track.timestamp,
                 packetCount: isVideo ? viewer.videoPackets : viewer.audioPackets,
                 octetCount: isVideo ? viewer.videoOctets : viewer.audioOctets)
             viewer.lastSenderReport[track.ssrc] = (report.ntpTime.compact, now)
@@ -120,8 +118,7 @@ extension RelayEngine {
     /// our loss and jitter figures) and, where negotiated, REMB with the bitrate we accept.
     func sendPeriodicReports(room: Room, now: MonoTime) {
         guard let publisher = room.publisher, publisher.peer.canSendMedia else { return }
-        publisher.sampleRates(now: now, interval: now - publisher.lastSampledAt)
-        publisher.lastSampledAt = now
+        publisher.sampleRates(now: now)
         var blocks: [ReportBlock] = []
         // One block per layer (RFC 3550 §6.4.2: up to 31), the primary first.
         if let primary = publisher.primaryLayer, let block = publisher.videoLayers[primary].statistics.makeReportBlock(now: now) {

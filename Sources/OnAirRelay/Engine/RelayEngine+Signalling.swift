@@ -87,7 +87,7 @@ extension RelayEngine {
                 id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
                 video: rewriter(for: .video, in: negotiated, fallbackSSRC: ssrcs.video?.ssrc),
                 audio: rewriter(for: .audio, in: negotiated, fallbackSSRC: ssrcs.audio?.ssrc),
-                cname: ssrcs.cname, maximumHeight: maximumHeight, startBitrate: Self.startEstimate(for: publisher), now: now)
+                cname: ssrcs.cname, maximumHeight: maximumHeight, startBitrate: Self.viewerStartBitrate, now: now)
             room = existing
             room.viewers.append(viewer)
             room.peakViewers = max(room.peakViewers, room.viewers.count)
@@ -104,21 +104,13 @@ extension RelayEngine {
     /// and a probe takes it higher within its first seconds. Starting on a 2.5 Mbit/s top
     /// layer overran a 1 Mbit/s link for a second, and the holes that left held aiortc's
     /// jitter buffer up for many seconds.
-    static func startEstimate(for publisher: PublisherSession) -> Int { 1_500_000 }
+    static let viewerStartBitrate = 1_500_000
 
-    /// Caps a viewer's layer (`nil`: automatic); the layer changes at the next decision.
+    /// Caps a viewer's layer (`nil`: automatic) and re-decides its layer at once.
     func setLayerCap(id: String, room: String, maximumHeight: Int?) throws(EngineError) {
         guard let viewer = sessions[id] as? ViewerSession, viewer.room == room else { throw .unknownSession }
         viewer.selector.maximumHeight = maximumHeight
-        if let room = rooms[room], let publisher = room.publisher, viewer.connectedAt != nil, viewer.video != nil {
-            let now = MonoTime.now()
-            layerCandidates.removeAll(keepingCapacity: true)
-            for index in publisher.videoLayers.indices {
-                layerCandidates.append(publisher.videoLayers[index].candidate(index: index, now: now))
-            }
-            selectLayer(for: viewer, in: room, publisher: publisher, now: now)
-            requestKeyframes(room, now: now)
-        }
+        if let room = rooms[room], viewer.connectedAt != nil { selectLayerNow(for: viewer, in: room, now: MonoTime.now()) }
     }
 
     func deleteSession(id: String, room: String, kind: SessionKind) throws(EngineError) {

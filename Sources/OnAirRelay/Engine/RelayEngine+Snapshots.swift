@@ -44,6 +44,7 @@ extension RelayEngine {
         } ?? []
         let lost = (publisher?.videoStats?.cumulativeLost ?? 0) + (publisher?.audioStats?.cumulativeLost ?? 0)
         let formatter = ISO8601DateFormatter()
+        let switches = room.layerSwitches
         return StreamSnapshot(
             room: id,
             live: publisher?.connectedAt != nil,
@@ -77,15 +78,14 @@ extension RelayEngine {
             },
             layers: publisher.map { publisher in
                 publisher.videoLayers.enumerated().map { index, layer in
-                    .init(rid: layer.rid, ssrc: layer.ssrc, width: layer.width, height: layer.height,
+                    let viewers = room.viewers.filter { $0.video?.current == index }.count
+                    return .init(rid: layer.rid, ssrc: layer.ssrc, width: layer.width, height: layer.height,
                           bitrateKbps: (layer.bitrate / 100).rounded() / 10, framesPerSecond: (layer.framesPerSecond * 10).rounded() / 10,
-                          forwarded: room.viewers.contains { $0.video?.current == index },
-                          viewers: room.viewers.filter { $0.video?.current == index }.count,
+                          forwarded: viewers > 0, viewers: viewers,
                           primary: index == publisher.primaryLayer, active: layer.isLive(now: now))
                 }
             } ?? [],
-            layerSwitchesUp: room.layerSwitches.up, layerSwitchesDown: room.layerSwitches.down,
-            videoPausedSeconds: room.layerSwitches.paused.seconds,
+            layerSwitchesUp: switches.up, layerSwitchesDown: switches.down, videoPausedSeconds: switches.paused.seconds,
             viewerSessions: room.viewers.filter { $0.connectedAt != nil }.map { viewer in
                 viewerSnapshot(viewer, publisher: publisher)
             })

@@ -193,15 +193,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
                 at: wall.timeIntervalSince1970))
         } else if let viewer = session as? ViewerSession {
             logger.info("viewer connected", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
-            // Its first layer now, and a keyframe of it: the first frame waits for nothing else.
-            if let publisher = room.publisher, !publisher.videoLayers.isEmpty, viewer.video != nil {
-                layerCandidates.removeAll(keepingCapacity: true)
-                for index in publisher.videoLayers.indices {
-                    layerCandidates.append(publisher.videoLayers[index].candidate(index: index, now: now))
-                }
-                selectLayer(for: viewer, in: room, publisher: publisher, now: now)
-                requestKeyframes(room, now: now)
-            }
+            selectLayerNow(for: viewer, in: room, now: now)
             notifyViewers(room)
         }
     }
