@@ -37,6 +37,13 @@ struct FollowerQueue {
         frames.removeAll()
     }
 
+    /// Drops the frames that start before `start` (they precede the lead track's first IDR).
+    mutating func discard(before start: Int64) {
+        let stale = frames.prefix { $0.timestamp < start }.count
+        droppedFrames += stale
+        frames.removeFirst(stale)
+    }
+
     /// Removes the frames that start before `end` and returns them as a track fragment
     /// whose times count from `origin` (both in input timestamps of this track). Frames
     /// before `origin` (sent before the stream's first IDR) are discarded.

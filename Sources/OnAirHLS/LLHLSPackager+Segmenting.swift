@@ -14,13 +14,19 @@
 extension LLHLSPackager {
     mutating func appendLead(_ data: [UInt8], timestamp: Int64, isSync: Bool) throws(HLSPackagerError) -> [Event] {
         var events: [Event] = []
-        if originTimestamp == nil {
-            guard isSync else {
+        if !hasStarted {
+            guard isSync, timestamp >= originTimestamp ?? timestamp else {
                 droppedWhileAwaitingKeyframe += 1
                 return []
             }
-            originTimestamp = timestamp
-            store.openSegment(startTicks: 0)
+            let origin = originTimestamp ?? timestamp
+            originTimestamp = origin
+            hasStarted = true
+            if var queue = follower {
+                queue.discard(before: MediaTime.rescale(timestamp, from: leadTimescale, to: queue.timescale))
+                follower = queue
+            }
+            store.openSegment(startTicks: timestamp - origin)
         }
         if let previous = lastLeadInput, timestamp <= previous {
             throw .timestampNotIncreasing(previous: previous, received: timestamp)

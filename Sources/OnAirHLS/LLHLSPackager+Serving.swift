@@ -61,30 +61,47 @@ extension LLHLSPackager {
             preloadHintURI: isFinished ? nil : names.part(store.nextPartNumber), hasEndList: isFinished)
     }
 
-    public func renderMediaPlaylist(deltaUpdate: Bool = false) -> String {
-        mediaPlaylist().render(deltaUpdate: deltaUpdate)
+    /// The Media Playlist's text, with `renditionReports` for the presentation's other renditions.
+    public func renderMediaPlaylist(deltaUpdate: Bool = false, renditionReports: [RenditionReport] = []) -> String {
+        var playlist = mediaPlaylist()
+        playlist.renditionReports = renditionReports
+        return playlist.render(deltaUpdate: deltaUpdate)
     }
 
-    /// The Multivariant Playlist: measured peak and average bit rates (the estimate until
-    /// a segment is complete), codecs, resolution and the measured frame rate.
-    public func multivariantPlaylist() -> MultivariantPlaylist {
+    /// This presentation's Variant Stream: measured peak and average bit rates and frame
+    /// rate (§4.4.6.2). Until a segment is complete, the average and the frame rate come from
+    /// the parts published so far, and the peak is the configured estimate.
+    public func variantStream(uri: String? = nil) -> VariantStream {
         var averageBandwidth: Int? = nil
         var frameRate: Int? = nil
-        let complete = store.complete
-        let totalTicks = complete.reduce(Int64(0)) { $0 + $1.durationTicks }
-        if totalTicks > 0 {
-            let bytes = complete.reduce(Int64(0)) { $0 + Int64($1.bytes.count) }
-            averageBandwidth = Int(bytes * 8 * leadTimescale / totalTicks)
-            if leadIsVideo {
-                let frames = complete.reduce(Int64(0)) { $0 + Int64($1.leadSampleCount) }
-                frameRate = Int((frames * 1000 * leadTimescale + totalTicks / 2) / totalTicks)
+        var totalTicks: Int64 = 0, bytes: Int64 = 0, frames: Int64 = 0
+        for segment in store.complete {
+            totalTicks += segment.durationTicks
+            bytes += Int64(segment.bytes.count)
+            frames += Int64(segment.leadSampleCount)
+        }
+        if totalTicks == 0, let current = store.current {
+            for part in current.parts {
+                totalTicks += part.durationTicks
+                bytes += Int64(part.bytes.count)
+                frames += Int64(part.leadSampleCount)
             }
         }
-        let resolution = tracks.video.map { (width: Int($0.width), height: Int($0.height)) }
-        return MultivariantPlaylist(
-            bandwidth: peakBitrate > 0 ? peakBitrate : configuration.bandwidthEstimate,
+        if totalTicks > 0 {
+            averageBandwidth = Int(bytes * 8 * leadTimescale / totalTicks)
+            if leadIsVideo { frameRate = Int((frames * 1000 * leadTimescale + totalTicks / 2) / totalTicks) }
+        }
+        let resolution = tracks.video.map { VariantStream.Resolution(width: Int($0.width), height: Int($0.height)) }
+        return VariantStream(
+            // §4.4.6.2: BANDWIDTH is at least AVERAGE-BANDWIDTH, also while only parts are measured.
+            bandwidth: max(peakBitrate > 0 ? peakBitrate : configuration.bandwidthEstimate, averageBandwidth ?? 0),
             averageBandwidth: averageBandwidth, codecs: tracks.codecs, resolution: resolution,
-            frameRateMillihertz: frameRate, mediaPlaylistURI: configuration.names.mediaPlaylist)
+            frameRateMillihertz: frameRate, uri: uri ?? configuration.names.mediaPlaylist)
+    }
+
+    /// The Multivariant Playlist of this presentation alone.
+    public func multivariantPlaylist() -> MultivariantPlaylist {
+        MultivariantPlaylist(variants: [variantStream()])
     }
 
     private func playlistPart(_ part: HLSPartialSegment) -> MediaPlaylist.Part {

@@ -42,6 +42,8 @@ public struct LLHLSPackager: Sendable {
     var follower: FollowerQueue?
     var open: PartAssembler? = nil
     var originTimestamp: Int64? = nil
+    /// The first IDR opened a segment.
+    var hasStarted = false
     var lastLeadTicks: Int64? = nil
     var lastLeadInput: Int64? = nil
     var leadDelta: Int64
@@ -140,6 +142,26 @@ public struct LLHLSPackager: Sendable {
     public mutating func anchorProgramDateTime(unixMilliseconds: Int64, mediaTimestamp: Int64) {
         programDateTimeAnchor = (unixMilliseconds, mediaTimestamp)
         revision += 1
+    }
+
+    /// Makes this packager one rendition of a presentation that others already started
+    /// (RFC 8216bis §6.2.4: the same Media Sequence Number must name content starting at the
+    /// same time in every rendition). Timestamps count from `originTimestamp`, the other
+    /// renditions' origin, and the first IDR opens segment `mediaSequence`. Call it before
+    /// the first IDR; afterwards it does nothing.
+    public mutating func join(originTimestamp: Int64, mediaSequence: Int) {
+        guard !hasStarted else { return }
+        self.originTimestamp = originTimestamp
+        store.numberNextSegment(mediaSequence)
+    }
+
+    /// The time the first segment starts, as an input timestamp, once the first IDR came.
+    public var origin: Int64? { hasStarted ? originTimestamp : nil }
+
+    /// The segment in progress: its Media Sequence Number and start (input timestamp).
+    public var openSegmentStart: (mediaSequence: Int, timestamp: Int64)? {
+        guard let current = store.current, let originTimestamp else { return nil }
+        return (current.mediaSequence, current.startTicks + originTimestamp)
     }
 
     /// Lead-track samples waiting in the part being assembled (0 right after a part was

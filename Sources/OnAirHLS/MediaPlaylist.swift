@@ -41,6 +41,8 @@ public struct MediaPlaylist: Sendable, Equatable {
     /// §4.4.5.3 EXT-X-PRELOAD-HINT TYPE=PART: the next part; nil at the end.
     public var preloadHintURI: String?
     public var hasEndList: Bool
+    /// §4.4.5.4: the other renditions of the presentation, where they stand.
+    public var renditionReports: [RenditionReport] = []
 
     public init(targetDuration: Int, partTarget: Duration, mediaSequence: Int, mapURI: String,
                 segments: [Segment], trailingParts: [Part] = [], trailingProgramDateTime: Int64? = nil,
@@ -104,6 +106,7 @@ public struct MediaPlaylist: Sendable, Equatable {
         for part in trailingParts { lines.append(Self.partLine(part)) }
         if !hasEndList, let hint = preloadHintURI { lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(hint)\"") }
         if hasEndList { lines.append("#EXT-X-ENDLIST") }
+        lines += renditionReports.map(\.line)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -10,6 +10,12 @@ struct SegmentStore {
 
     init(timescale: Int64) { self.timescale = timescale }
 
+    /// Numbers the next segment `mediaSequence`: a rendition joining a presentation takes
+    /// the number its other renditions gave the segment starting at the same time.
+    mutating func numberNextSegment(_ mediaSequence: Int) {
+        nextMediaSequence = mediaSequence
+    }
+
     mutating func openSegment(startTicks: Int64) {
         current = HLSMediaSegment(mediaSequence: nextMediaSequence, startTicks: startTicks, timescale: timescale)
         nextMediaSequence += 1

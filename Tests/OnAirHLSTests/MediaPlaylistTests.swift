@@ -106,16 +106,43 @@ struct MediaPlaylistTests {
     }
 
     @Test func multivariantPlaylist() {
-        let playlist = MultivariantPlaylist(bandwidth: 2_400_000, averageBandwidth: 2_000_000, codecs: "avc1.42e01f,mp4a.40.2",
-                                            resolution: (1280, 720), frameRateMillihertz: 29_970, mediaPlaylistURI: "media.m3u8")
-        #expect(playlist.render() == """
+        let top = VariantStream(bandwidth: 2_400_000, averageBandwidth: 2_000_000, codecs: "avc1.42e01f,mp4a.40.2",
+                                resolution: .init(width: 1280, height: 720), frameRateMillihertz: 29_970, uri: "media-f.m3u8")
+        let low = VariantStream(bandwidth: 300_000, codecs: "avc1.42e00d,mp4a.40.2",
+                                resolution: .init(width: 320, height: 180), frameRateMillihertz: 30_000, uri: "media-q.m3u8")
+        #expect(MultivariantPlaylist(variants: [top, low]).render() == """
             #EXTM3U
             #EXT-X-INDEPENDENT-SEGMENTS
             #EXT-X-STREAM-INF:BANDWIDTH=2400000,AVERAGE-BANDWIDTH=2000000,CODECS="avc1.42e01f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.970
-            media.m3u8
+            media-f.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS="avc1.42e00d,mp4a.40.2",RESOLUTION=320x180,FRAME-RATE=30.000
+            media-q.m3u8
 
             """)
-        let audioOnly = MultivariantPlaylist(bandwidth: 64_000, codecs: "mp4a.40.2", resolution: nil, mediaPlaylistURI: "media.m3u8")
+        let audioOnly = MultivariantPlaylist(variants: [VariantStream(bandwidth: 64_000, codecs: "mp4a.40.2", resolution: nil,
+                                                                      uri: "media.m3u8")])
         #expect(audioOnly.render().contains("#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\nmedia.m3u8\n"))
+    }
+
+    /// §4.4.5.4: one report per other rendition, after the segments and the preload hint.
+    @Test func renditionReports() {
+        var playlist = Self.live
+        playlist.renditionReports = [
+            RenditionReport(uri: "media-h.m3u8", lastMediaSequence: 12, lastPart: 3),
+            RenditionReport(uri: "media-q.m3u8", lastMediaSequence: 11, lastPart: nil),
+        ]
+        let text = playlist.render()
+        #expect(text.hasSuffix("""
+            #EXT-X-RENDITION-REPORT:URI="media-h.m3u8",LAST-MSN=12,LAST-PART=3
+            #EXT-X-RENDITION-REPORT:URI="media-q.m3u8",LAST-MSN=11
+
+            """))
+        #expect(playlist.render(deltaUpdate: true).contains("LAST-MSN=12,LAST-PART=3"))
+        let progress = PlaylistProgress(lastMediaSequence: 4, lastPart: PartPosition(mediaSequence: 5, index: 2),
+                                        hasEndList: false, partTarget: .milliseconds(333))
+        #expect(RenditionReport(uri: "x.m3u8", progress: progress)
+                == RenditionReport(uri: "x.m3u8", lastMediaSequence: 5, lastPart: 2))
+        #expect(RenditionReport(uri: "x.m3u8", progress: PlaylistProgress(lastMediaSequence: nil, lastPart: nil, hasEndList: false,
+                                                                           partTarget: .milliseconds(333))) == nil)
     }
 }

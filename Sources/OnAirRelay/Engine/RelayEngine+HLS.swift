@@ -12,25 +12,17 @@ extension RelayEngine {
     /// pointing into that stream's own directory.
     func hlsMultivariant(room: String) -> HLSReply {
         guard let branch = hlsBranch(room: room) else { return .notFound("room \(room) is not live") }
-        guard let packager = branch.packager, packager.hasContent else {
-            // Waits for content, then answers with the stream's directory in the URI.
-            let reply = branch.serve(.multivariantPlaylist, request: PlaylistRequest())
-            guard case .wait(let released) = reply else { return reply }
-            return .wait(released.map { _ in self.hlsMultivariant(room: room) })
-        }
-        // The media playlist lives under the stream's own directory.
-        var playlist = packager.multivariantPlaylist()
-        playlist.mediaPlaylistURI = branch.streamID + "/" + playlist.mediaPlaylistURI
-        return .content(ByteBuffer(string: playlist.render()), contentType: HLSResource.multivariantPlaylist.contentType,
-                        cacheControl: HLSBranch.playlistCache)
+        let reply = branch.serveMultivariant(prefix: branch.streamID + "/")
+        guard case .wait(let released) = reply else { return reply }
+        // Released without the prefix (the stream's own index.m3u8): answer again from here.
+        return .wait(released.map { _ in self.hlsMultivariant(room: room) })
     }
 
     func hlsResource(room: String, stream: String, name: String, request: PlaylistRequest) -> HLSReply {
         guard let branch = hlsBranch(room: room), branch.streamID == stream else {
             return .notFound("no such stream in room \(room)")
         }
-        guard let resource = branch.settingsNames.resource(named: name) else { return .notFound("no resource \(name)") }
-        return branch.serve(resource, request: request)
+        return branch.serve(name: name, request: request)
     }
 
     /// LL-HLS figures for `/metrics`.

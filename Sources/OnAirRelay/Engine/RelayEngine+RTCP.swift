@@ -20,9 +20,11 @@ extension RelayEngine {
                     publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
                 }
                 forwardSenderReport(report, in: room, from: publisher, now: now)
-                if report.ssrc == publisher.videoSSRC || report.ssrc == publisher.audioSSRC {
-                    room.hls?.senderReport(isVideo: report.ssrc == publisher.videoSSRC, ntp: report.ntpTime,
-                                           rtpTimestamp: report.rtpTimestamp)
+                if let layer = publisher.videoLayer(ssrc: report.ssrc) {
+                    room.hls?.senderReport(layer: layer, rid: publisher.videoLayers[layer].rid, isPrimary: layer == publisher.primaryLayer,
+                                           ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
+                } else if report.ssrc == publisher.audioSSRC {
+                    room.hls?.senderReport(layer: nil, rid: nil, isPrimary: false, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
                 }
             }
         } else if let viewer = session as? ViewerSession {

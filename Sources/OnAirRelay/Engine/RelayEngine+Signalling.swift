@@ -62,7 +62,7 @@ extension RelayEngine {
             room.publisher = publisher
             if hlsSettings.enabled, video?.isH264 == true {
                 room.hls = HLSBranch(room: roomID, streamID: String(publisher.id.prefix(12)), settings: hlsSettings,
-                                     hasAudio: audio?.isOpus == true, loop: loop, logger: logger,
+                                     hasAudio: audio?.isOpus == true, rids: publisher.videoRIDs, loop: loop, logger: logger,
                                      statistics: hlsStatistics, recordings: recordings)
             }
             session = publisher

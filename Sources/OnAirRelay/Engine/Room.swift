@@ -136,8 +136,9 @@ final class Room {
                                                 isRetransmission: isRetransmission) else { return }
                 queueForFanOut(packet, view: view, isVideo: true, keyframe: admitted.keyframe, layer: admitted.layer,
                                sender: sender, now: now)
-                if admitted.primary, let hls {
-                    hls.receiveVideo(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
+                if let hls {
+                    hls.receiveVideo(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
+                                     sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
                 }
             } else {
                 switch publisher.audioSource.accept(view.ssrc, now: now) {
@@ -154,9 +155,10 @@ final class Room {
                 queueForFanOut(packet, view: view, isVideo: false, keyframe: false, layer: -1, sender: sender, now: now)
                 hls?.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
             }
-            if let hls, hls.keyframeWanted, let primary = publisher.primaryLayer {
+            if let hls, hls.keyframeWanted {
+                // Every layer at once: the renditions' segments start at the same IDR times.
                 hls.keyframeWanted = false
-                wantKeyframe(layer: primary, of: publisher)
+                for layer in publisher.videoLayers.indices { wantKeyframe(layer: layer, of: publisher) }
             }
         }
         if let recovered { forward(recovered, from: publisher, now: now, sender: sender, isRetransmission: true) }

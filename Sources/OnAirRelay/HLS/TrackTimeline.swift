@@ -36,6 +36,18 @@ struct TrackTimeline: Sendable {
         }
     }
 
+    /// Fixes the base from `reference`'s (a simulcast layer of the same source, already
+    /// started): the offset between the two layers' timestamps is read from their latest
+    /// sender reports at the same NTP time. Mapping each layer through its own reports
+    /// instead carries the jitter of each report (tens of milliseconds, more than a frame),
+    /// and the renditions' segments would no longer start at the same picture.
+    mutating func start(alignedWith reference: TrackTimeline) -> Bool {
+        guard let own = senderReport, let other = reference.senderReport, let referenceBase = reference.base else { return false }
+        let ticksBetweenReports = Int64(((own.ntpSeconds - other.ntpSeconds) * Double(clockRate)).rounded())
+        base = referenceBase + (own.rtp - other.rtp) - ticksBetweenReports
+        return true
+    }
+
     /// The presentation time of an unwrapped timestamp, nil before ``start``.
     func presentationTime(_ unwrapped: Int64) -> Int64? { base.map { unwrapped - $0 } }
 }
