@@ -8,7 +8,7 @@ APT_PACKAGES=(
   pkg-config openssl libssl-dev libsqlite3-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
   libx264-dev libopus-dev libsrtp2-dev
-  ffmpeg chromium chromium-driver iproute2 nftables python3-venv curl
+  ffmpeg chromium chromium-driver iproute2 nftables ethtool python3-venv curl
 )
 
 missing=()

@@ -10,7 +10,10 @@ import OnAirWire
 /// - pause video when even the smallest layer is far above the estimate: audio goes on alone;
 /// - up one layer at a time and only after a probe at that layer's rate got through
 ///   (``ProbeController``), or, for a viewer that cannot be probed (no RTX), when the
-///   estimate exceeds it by `upWithoutProbe`;
+///   estimate exceeds it by `upWithoutProbe`. Probes climb in steps of at most `probeStep` ×
+///   what is known to get through (the rate sent, or the last probe that passed), and only
+///   once the viewer has sent feedback: a 600 kbit/s link hit with a 3.6 Mbit/s probe drops
+///   hundreds of packets, and the retransmissions that follow choke it further;
 /// - only live layers, and none above the viewer's cap (`maximumHeight`).
 public struct LayerSelector: Sendable {
     public struct Settings: Sendable {
@@ -19,6 +22,10 @@ public struct LayerSelector: Sendable {
         public var keep = 0.7
         public var pauseBelow = 0.5
         public var probeHeadroom = 1.15
+        /// A probe's rate is at most this × the rate known to get through (2 before any
+        /// limit was seen, 1.5 after).
+        public var probeStep = 2.0
+        public var probeStepWhenLimited = 1.5
         public var upWithoutProbe = 1.3
         public var holdAfterDown: Duration = .seconds(10)
         /// How long a successful probe justifies a switch up.
@@ -34,6 +41,8 @@ public struct LayerSelector: Sendable {
     private var holdUntil = MonoTime.zero
     /// The last probe that got through, and when.
     private var probed: (rate: Int, at: MonoTime)?
+    /// The highest rate a probe showed the link carries, since the last switch down.
+    private var provenRate = 0
     public var probe: ProbeController
     /// The viewer's cap: no layer taller than this (nil: any). A new cap is the viewer's
     /// explicit choice: the next update picks afresh, without hold or probe.
@@ -55,9 +64,10 @@ public struct LayerSelector: Sendable {
     ///   - layers: every layer the publisher sends, live or not.
     ///   - audioBitrate: what the viewer's audio takes, bits/s (it is never given up).
     ///   - canProbe: whether padding can be sent to this viewer (RTX negotiated).
+    ///   - sendingRate: what the viewer gets now, bits/s (media and audio).
     @discardableResult
     public mutating func update(layers: [LayerCandidate], audioBitrate: Int, estimator: inout ViewerBandwidthEstimator,
-                                canProbe: Bool, now: MonoTime) -> Int? {
+                                canProbe: Bool, sendingRate: Int = 0, now: MonoTime) -> Int? {
         let ladder = Self.ladder(layers, maximumHeight: maximumHeight)
         guard !ladder.isEmpty else { return target }
         func needs(_ layer: LayerCandidate) -> Double { Double(layer.bitrate + audioBitrate) }
@@ -66,6 +76,7 @@ public struct LayerSelector: Sendable {
            case .succeeded(let rate) = outcome {
             estimator.probeSucceeded(rate: rate, now: now)
             probed = (rate, now)
+            provenRate = max(provenRate, rate)
         }
         let estimateNow = Double(estimator.estimate)
         // Until the viewer's feedback has shown a limit, the estimate is only the start value:
@@ -98,6 +109,7 @@ public struct LayerSelector: Sendable {
                 holdUntil = now + settings.holdAfterDown
                 probe.cancel(now: now)
                 probed = nil
+                provenRate = 0
             }
             return target
         }
@@ -110,8 +122,10 @@ public struct LayerSelector: Sendable {
             probed = nil
             return target
         }
-        if canProbe, probe.mayStart(now: now) {
-            probe.start(rate: Int(needs(up) * settings.probeHeadroom), now: now)
+        if canProbe, estimator.lastFeedback != nil, probe.mayStart(now: now) {
+            let step = limited ? settings.probeStepWhenLimited : settings.probeStep
+            let known = Double(max(sendingRate, provenRate, 100_000))
+            probe.start(rate: Int(min(needs(up) * settings.probeHeadroom, known * step)), now: now)
         }
         return target
     }

@@ -15,6 +15,8 @@ public struct ProbeController: Sendable {
         public var grace: Duration = .milliseconds(400)
         public var initialBackoff: Duration = .seconds(2)
         public var maximumBackoff: Duration = .seconds(8)
+        /// The wait after a probe that got through: short, so that a climb in steps goes on.
+        public var afterSuccess: Duration = .milliseconds(200)
         /// NACKed packets during a probe beyond this fraction of those sent fail it.
         public var lossLimit = 0.08
         public init() {}
@@ -72,7 +74,7 @@ public struct ProbeController: Sendable {
         finish(now: now)
         succeeded += 1
         backoff = settings.initialBackoff
-        nextAttempt = now + settings.initialBackoff
+        nextAttempt = now + settings.afterSuccess
         return .succeeded(rate: active.rate)
     }
 

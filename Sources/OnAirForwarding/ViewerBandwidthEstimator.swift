@@ -27,6 +27,8 @@ public struct ViewerBandwidthEstimator: Sendable {
     public private(set) var lossFraction: Double = 0
     /// The last congestion signal (overuse, a falling REMB, loss over 10 %).
     public private(set) var lastCongestion: MonoTime?
+    /// The last feedback of any kind: before the first, nothing is known of the link.
+    public private(set) var lastFeedback: MonoTime?
 
     public init(feedback: Feedback, start: Int, minimum: Int = 30_000, maximum: Int = 50_000_000) {
         self.feedback = feedback
@@ -52,6 +54,7 @@ public struct ViewerBandwidthEstimator: Sendable {
         guard var transport else { return }
         let summary = transport.feedback(feedback, now: now.nanoseconds)
         self.transport = transport
+        lastFeedback = now
         controller.handle(transportFeedback: summary, now: now.nanoseconds)
         if summary.usage == .overuse { lastCongestion = now }
     }
@@ -60,6 +63,7 @@ public struct ViewerBandwidthEstimator: Sendable {
     public mutating func handle(rembBitrate bitrate: Int, sentPayloadRate: Int, now: MonoTime) {
         let falling = lastREMB.map { bitrate < $0 * 97 / 100 } ?? (bitrate < sentPayloadRate * 9 / 10)
         lastREMB = bitrate
+        lastFeedback = now
         guard falling else { return }
         lastCongestion = now
         if bitrate < estimate { controller.handle(rembBitrate: bitrate, now: now.nanoseconds) }
@@ -68,6 +72,7 @@ public struct ViewerBandwidthEstimator: Sendable {
     /// A receiver report's fraction lost about our video (RFC 3550 §6.4.1), 0...1.
     public mutating func handle(fractionLost: Double, now: MonoTime) {
         lossFraction = fractionLost
+        lastFeedback = now
         controller.handle(fractionLost: fractionLost, now: now.nanoseconds)
         if fractionLost > 0.10 { lastCongestion = now }
     }

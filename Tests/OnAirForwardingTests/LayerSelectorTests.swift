@@ -13,16 +13,29 @@ struct LayerSelectorTests {
          LayerCandidate(index: 2, bitrate: 2_500_000, width: 1280, height: 720, live: live[2])]
     }
 
-    @Test("a new viewer starts on the biggest layer within its start estimate and probes up at once")
+    @Test("a new viewer starts on the biggest layer within its start estimate and, once it has feedback, probes up in steps")
     func startsWithinStartEstimate() throws {
         var selector = LayerSelector()
         var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
         #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == 1)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0 + .milliseconds(100))
-        let probe = try #require(selector.probe.active)
-        #expect(probe.rate == Int(Double(2_550_000) * 1.15))
-        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
-                                now: t0 + .milliseconds(1300)) == 2)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, sendingRate: 650_000,
+                        now: t0 + .milliseconds(100))
+        #expect(selector.probe.active == nil, "no probe before the viewer's first feedback")
+        estimator.handle(rembBitrate: 2_000_000, sentPayloadRate: 600_000, now: t0 + .milliseconds(150))
+        var now = t0 + .milliseconds(200)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, sendingRate: 650_000, now: now)
+        // Twice what it gets, not the 2.9 Mbit/s the top layer needs with headroom.
+        #expect(try #require(selector.probe.active).rate == 1_300_000)
+        var rates: [Int] = []
+        while selector.target == 1 && now < t0 + .seconds(6) {
+            now = now + .milliseconds(100)
+            let before = selector.probe.active
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, sendingRate: 650_000,
+                            now: now)
+            if before == nil, let active = selector.probe.active { rates.append(active.rate) }
+        }
+        #expect(selector.target == 2 && rates == [2_600_000], "\(rates)")
+        #expect(now - t0 < .seconds(3), "up after two probes")
         // A single layer above the start estimate is still what the viewer gets.
         var single = LayerSelector()
         var start = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
@@ -48,16 +61,23 @@ struct LayerSelectorTests {
             selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0 + .seconds(second))
             #expect(selector.probe.active == nil && selector.target == 1)
         }
-        let start = t0 + .seconds(11.5)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: start)
-        let probe = try #require(selector.probe.active)
-        #expect(probe.rate == Int(Double(2_550_000) * 1.15))
-        #expect(selector.probe.paddingTarget(now: start + .milliseconds(100)) == probe.rate)
-        #expect(selector.target == 1)
-        // Clean through its grace period: the estimate takes the probed rate and the viewer goes up.
-        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
-                                now: start + .milliseconds(1200)) == 2)
-        #expect(selector.upSwitches == 1 && estimator.estimate == probe.rate)
+        // Then probes climb by 1.5 x what got through (the link just choked), and the last
+        // one reaches the top layer's need with headroom.
+        var now = t0 + .seconds(11.5)
+        var rates: [Int] = []
+        while selector.target == 1 && now < t0 + .seconds(20) {
+            let before = selector.probe.active
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, sendingRate: 650_000,
+                            now: now)
+            if before == nil, let active = selector.probe.active {
+                rates.append(active.rate)
+                #expect(selector.probe.paddingTarget(now: now + .milliseconds(100)) == active.rate)
+            }
+            now = now + .milliseconds(100)
+        }
+        #expect(rates == [975_000, 1_462_500, 2_193_750, Int(Double(2_550_000) * 1.15)], "\(rates)")
+        #expect(selector.target == 2 && selector.upSwitches == 1 && estimator.estimate == rates.last)
+        #expect(now - t0 < .seconds(17), "up within 6 s of the hold's end")
     }
 
     @Test("a probe that meets congestion fails, stays down and waits longer each time")
@@ -101,11 +121,15 @@ struct LayerSelectorTests {
         selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
         estimator.handle(rembBitrate: 80_000, sentPayloadRate: 2_500_000, now: t0)
         #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == nil)
-        let resume = t0 + .seconds(11)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: resume)
-        #expect(selector.probe.active?.rate == Int(Double(200_000) * 1.15))
-        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
-                                now: resume + .seconds(2)) == 0)
+        var now = t0 + .seconds(11)
+        var rates: [Int] = []
+        while selector.target == nil && now < t0 + .seconds(16) {
+            let before = selector.probe.active
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: now)
+            if before == nil, let active = selector.probe.active { rates.append(active.rate) }
+            now = now + .milliseconds(100)
+        }
+        #expect(selector.target == 0 && rates == [150_000, 225_000], "\(rates)")
     }
 
     @Test("a dead layer is no candidate; the cap keeps taller layers out")

@@ -300,9 +300,12 @@ final class PublishingConnection {
     func sendReportsIfDue(now: UInt64, cname: String) {
         guard now >= nextReportAt, session.canSendMedia, let destination = session.remoteAddress else { return }
         nextReportAt = now + UInt64.random(in: 500_000_000...1_500_000_000)
+        // Both clocks read together: the loop's `now` can be an encode older than the wall
+        // clock, and that skew (tens of ms) would move every layer's NTP <-> RTP mapping.
+        let monotonic = Clocks.monotonic()
         let wallClock = Clocks.realtime()
         for stream in videoLayers.compactMap({ $0 }) + [audio].compactMap({ $0 }) {
-            guard let report = stream.senderReport(wallClock: wallClock, now: now) else { continue }
+            guard let report = stream.senderReport(wallClock: wallClock, now: monotonic) else { continue }
             let compound = RTCPCompoundBuilder.serialize([
                 .senderReport(report), .sourceDescription(SourceDescription(ssrc: stream.ssrc, cname: cname)),
             ])

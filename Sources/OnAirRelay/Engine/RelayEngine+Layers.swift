@@ -62,7 +62,8 @@ extension RelayEngine {
 
     func selectLayer(for viewer: ViewerSession, in room: Room, publisher: PublisherSession, now: MonoTime) {
         let target = viewer.selector.update(layers: layerCandidates, audioBitrate: Int(publisher.audioBitrate),
-                                            estimator: &viewer.estimator, canProbe: viewer.rtx != nil, now: now)
+                                            estimator: &viewer.estimator, canProbe: viewer.rtx != nil,
+                                            sendingRate: viewer.videoPayloadRate + Int(publisher.audioBitrate), now: now)
         viewer.video?.target = target
         if let target, viewer.video?.isSwitching == true { room.wantKeyframe(layer: target, of: publisher, prompt: true) }
     }

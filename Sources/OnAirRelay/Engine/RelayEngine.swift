@@ -42,6 +42,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     /// Sequence numbers to NACK upstream, and those given up, reused (``requestRepairs(_:now:)``).
     var dueRepairs: [UInt16] = []
     var givenUpRepairs: [UInt16] = []
+    /// Scratch for viewers' unconfirmed resends (``Room/resendUnconfirmed``).
+    var overdueResends: [UInt16] = []
     /// The layers of the room being decided (``selectLayers(_:now:)``), reused.
     var layerCandidates: [LayerCandidate] = []
     private var ticks: UInt64 = 0
@@ -162,6 +164,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
             if let publisher = room.publisher { sendTransportFeedback(publisher, now: now) }
             if ticks % 5 == 0 { selectLayers(room, now: now) }
             sendProbePadding(room, now: now, interval: .milliseconds(20))
+            for viewer in room.viewers { room.resendUnconfirmed(to: viewer, scratch: &overdueResends, now: now, sender: sender) }
         }
         if now - lastReportTick >= .seconds(1) {
             let elapsed = min(now - lastReportTick, .seconds(2))

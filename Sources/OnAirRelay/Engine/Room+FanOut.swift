@@ -97,6 +97,7 @@ extension Room {
                    padding: padding, now: now) != nil else { return }
         if padding > 0 { paddedPackets += 1 }
         if isVideo {
+            viewer.history.recordSent(sequence: numbers.sequence, timestamp: numbers.timestamp, marker: view.marker)
             viewer.videoPackets &+= 1
             viewer.videoOctets &+= UInt32(truncatingIfNeeded: payload.count)
             viewer.selector.probe.countSent(1)

@@ -174,56 +174,88 @@ final class Room {
     }
 
     /// Answers a viewer's NACK for video sequence numbers from its layer's cache, within its
-    /// budget, with the numbers the viewer first got.
+    /// budget and at most once per round trip per packet, with the numbers the viewer first got.
     func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: BatchedDatagramSender) {
-        guard let publisher, let track = viewer.video else { return }
+        guard viewer.video != nil else { return }
         viewer.nacksReceived += UInt64(viewerSequences.count)
         viewer.selector.probe.countNACKed(viewerSequences.count)
-        guard let destination = viewer.destination, viewer.peer.canSendMedia else { return }
+        if !viewer.repeatsNACKs { viewer.history.noteNACK(viewerSequences) }
         for viewerSequence in viewerSequences {
-            guard let source = track.source(ofViewerSequence: viewerSequence),
-                  publisher.videoLayers.indices.contains(source.layer) else { continue }
-            let layer = source.layer
-            // Not cached: gone (answered with padding), or not arrived yet (a repair from the
-            // publisher may still bring it, and will reach the viewer like any packet).
-            guard publisher.videoLayers[layer].cache.contains(sequenceNumber: source.sequence) else {
-                if publisher.videoLayers[layer].hasEvicted(source.sequence) {
-                    giveUp(viewerSequence, timestamp: track.rewriter.lastTimestamps?.viewer ?? 0, of: viewer, at: destination,
-                           sender: sender, now: now)
-                }
-                continue
+            resend(viewerSequence, to: viewer, asked: true, now: now, sender: sender)
+        }
+    }
+
+    /// Resends what a viewer that does not repeat its NACKs may still miss (``RetransmissionHistory``).
+    func resendUnconfirmed(to viewer: ViewerSession, scratch: inout [UInt16], now: MonoTime, sender: BatchedDatagramSender) {
+        guard viewer.video != nil, !viewer.repeatsNACKs, viewer.history.outstandingCount > 0 else { return }
+        scratch.removeAll(keepingCapacity: true)
+        viewer.history.collectOverdue(interval: viewer.resendInterval + .milliseconds(20), now: now, into: &scratch)
+        for sequence in scratch { resend(sequence, to: viewer, asked: false, now: now, sender: sender) }
+    }
+
+    private func resend(_ viewerSequence: UInt16, to viewer: ViewerSession, asked: Bool, now: MonoTime,
+                        sender: BatchedDatagramSender) {
+        guard let publisher, let track = viewer.video, let destination = viewer.destination, viewer.peer.canSendMedia,
+              let source = track.source(ofViewerSequence: viewerSequence),
+              publisher.videoLayers.indices.contains(source.layer) else { return }
+        let layer = source.layer
+        // A packet of a layer the viewer has left (it has the new layer's keyframe): not worth
+        // the link it would take; the hole is filled.
+        if source.layer != track.current {
+            giveUp(viewerSequence, of: viewer, at: destination, sender: sender, now: now)
+            return
+        }
+        // Not cached: gone (the hole is filled), or not arrived yet (a repair from the
+        // publisher may still bring it, and will reach the viewer like any packet).
+        guard publisher.videoLayers[layer].cache.contains(sequenceNumber: source.sequence) else {
+            if publisher.videoLayers[layer].hasEvicted(source.sequence) {
+                giveUp(viewerSequence, of: viewer, at: destination, sender: sender, now: now)
             }
-            guard viewer.retransmitBudget.take(now: now) else {
-                giveUp(viewerSequence, timestamp: track.rewriter.lastTimestamps?.viewer ?? 0, of: viewer, at: destination,
-                       sender: sender, now: now)
-                continue
-            }
-            publisher.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
-                guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType,
-                      let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
-                let sent = emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: track.payloadType,
-                                sequence: viewerSequence, timestamp: timestamp, ssrc: track.ssrc,
-                                payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), padding: 0, now: now)
-                if sent != nil {
-                    viewer.retransmissions += 1
-                    retransmissions += 1
-                }
+            return
+        }
+        guard viewer.history.mayResend(viewerSequence, interval: viewer.resendInterval, now: now) else { return }
+        guard viewer.retransmitBudget.take(now: now) else {
+            giveUp(viewerSequence, of: viewer, at: destination, sender: sender, now: now)
+            return
+        }
+        publisher.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
+            guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType,
+                  let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
+            let sent = emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: track.payloadType,
+                            sequence: viewerSequence, timestamp: timestamp, ssrc: track.ssrc,
+                            payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), padding: 0, now: now)
+            if sent != nil {
+                viewer.history.noteResent(viewerSequence, confirm: !viewer.repeatsNACKs, now: now)
+                viewer.retransmissions += 1
+                retransmissions += 1
             }
         }
     }
 
-    /// A packet the viewer asked for that will not come (gone from the cache, or over its
-    /// retransmission budget on a link that is losing packets because it is full): a
-    /// padding-only packet (RFC 3550 §5.1) with its sequence number. aiortc's jitter buffer
-    /// holds every later frame until 512 packets have passed a hole (17 s on a 180p layer of
-    /// one packet per frame); libwebrtc stops asking for it and waits for a keyframe.
-    private func giveUp(_ sequence: UInt16, timestamp: UInt32, of viewer: ViewerSession, at destination: DatagramDestination,
+    /// RFC 6184 §5.6 single NAL unit packet of filler data (type 12, §7.3.2.7 of H.264):
+    /// what fills a hole for a receiver that assembles frames by timestamp. An empty payload
+    /// there becomes an empty frame, which aiortc hands to FFmpeg as end of stream, and its
+    /// decoder never decodes again.
+    private static let fillerNALUnit: [UInt8] = [0x0C, 0xFF, 0x80]
+
+    /// A packet the viewer asked for that will not come (gone from the cache, of a layer it
+    /// left, or over its retransmission budget on a link that is losing packets because it
+    /// is full), sent so the hole closes: with the timestamp and marker it had (else the
+    /// newest), as filler data for receivers that assemble frames by timestamp, as RTP
+    /// padding (RFC 3550 §5.1) for libwebrtc, which drops padding by sequence number. aiortc's
+    /// jitter buffer holds every later frame until 512 packets have passed a hole (17 s on a
+    /// 180p layer of one packet per frame).
+    private func giveUp(_ sequence: UInt16, of viewer: ViewerSession, at destination: DatagramDestination,
                         sender: BatchedDatagramSender, now: MonoTime) {
         guard let track = viewer.video else { return }
-        if emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: track.payloadType, sequence: sequence,
-                timestamp: timestamp, ssrc: track.ssrc, payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4,
-                now: now) != nil {
-            viewer.retransmissionsGivenUp &+= 1
+        let sent = viewer.history.sent(sequence)
+        let timestamp = sent?.timestamp ?? track.rewriter.lastTimestamps?.viewer ?? 0
+        let emitted = Self.fillerNALUnit.withUnsafeBytes { filler in
+            emit(to: viewer, at: destination, sender: sender, marker: sent?.marker ?? false, payloadType: track.payloadType,
+                 sequence: sequence, timestamp: timestamp, ssrc: track.ssrc,
+                 payload: viewer.repeatsNACKs ? UnsafeRawBufferPointer(start: nil, count: 0) : filler,
+                 padding: viewer.repeatsNACKs ? 4 : 0, now: now)
         }
+        if emitted != nil { viewer.retransmissionsGivenUp &+= 1 }
     }
 }

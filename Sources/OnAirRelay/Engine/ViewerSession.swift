@@ -19,6 +19,8 @@ final class ViewerSession: MediaSession {
     let rtx: (ssrc: UInt32, payloadType: UInt8)?
     var rtxSequence = UInt16.random(in: 0...UInt16.max)
     var retransmitBudget = RetransmitBudget()
+    /// The video sent, by this viewer's sequence numbers: for NACKs (``RetransmissionHistory``).
+    var history = RetransmissionHistory()
     var retransmissions: UInt64 = 0
     /// NACKed packets answered with padding instead (gone from the cache, or over budget).
     var retransmissionsGivenUp: UInt64 = 0
@@ -66,6 +68,16 @@ final class ViewerSession: MediaSession {
             rtx = nil
         }
         super.init(id: id, room: room, kind: .viewer, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
+    }
+
+    /// The viewer repeats its own NACKs (libwebrtc, every round trip); aiortc asks once per
+    /// new gap, so the relay resends unasked until a NACK shows the packet arrived.
+    var repeatsNACKs: Bool { extensions.transportSequenceID != nil }
+
+    /// At most one resend of a packet per this: the measured round trip (queueing included),
+    /// at least 30 ms.
+    var resendInterval: Duration {
+        .milliseconds(Int64(max(0.03, roundTripTime ?? 0.1) * 1000))
     }
 
     /// Updates ``videoPayloadRate`` (about once a second).
