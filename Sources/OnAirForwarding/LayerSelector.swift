@@ -82,6 +82,10 @@ public struct LayerSelector: Sendable {
         // Until the viewer's feedback has shown a limit, the estimate is only the start value:
         // a layer whose bitrate grows past it is no reason to leave it.
         let limited = estimator.lastCongestion != nil
+        // A REMB alone never pauses video: aiortc's counts the video it receives, so it
+        // collapses after one overload and, with video paused, could never rise again; loss
+        // above 10 % in its receiver reports does.
+        let mayPause = estimator.feedback != .remb || estimator.lossFraction > 0.10
         let position = target.flatMap { current in ladder.firstIndex { $0.index == current } }
         guard chosen, target == nil || position != nil else {
             // The first choice, or the target is gone (paused by the publisher, above a new
@@ -91,7 +95,7 @@ public struct LayerSelector: Sendable {
             chosen = true
             if limited {
                 target = (ladder.first { needs($0) * settings.keep <= estimateNow }
-                    ?? (estimateNow >= needs(ladder[ladder.count - 1]) * settings.pauseBelow ? ladder.last : nil))?.index
+                    ?? (!mayPause || estimateNow >= needs(ladder[ladder.count - 1]) * settings.pauseBelow ? ladder.last : nil))?.index
             } else {
                 target = (ladder.first { needs($0) <= estimateNow } ?? ladder[ladder.count - 1]).index
             }
@@ -102,7 +106,7 @@ public struct LayerSelector: Sendable {
         if limited && current < ladder.count && estimateNow < needs(ladder[current]) * settings.keep {
             let floor = ladder[ladder.count - 1]
             let next = ladder[(current + 1)...].first { needs($0) * settings.keep <= estimateNow }
-                ?? (estimateNow >= needs(floor) * settings.pauseBelow ? floor : nil)
+                ?? (!mayPause || estimateNow >= needs(floor) * settings.pauseBelow ? floor : nil)
             if next?.index != target {
                 target = next?.index
                 downSwitches += 1

@@ -120,7 +120,14 @@ struct LayerSelectorTests {
         var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
         selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
         estimator.handle(rembBitrate: 80_000, sentPayloadRate: 2_500_000, now: t0)
+        // A REMB alone (aiortc's collapses after one overload) keeps the smallest layer.
+        var rembOnly = selector
+        var rembEstimator = estimator
+        #expect(rembOnly.update(layers: layers(), audioBitrate: 50_000, estimator: &rembEstimator, canProbe: true, now: t0) == 0)
+        // With loss above 10 % reported as well, video pauses.
+        estimator.handle(fractionLost: 0.2, now: t0)
         #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == nil)
+        estimator.handle(fractionLost: 0, now: t0 + .seconds(5))
         var now = t0 + .seconds(11)
         var rates: [Int] = []
         while selector.target == nil && now < t0 + .seconds(16) {
