@@ -34,6 +34,7 @@ CLI (for manual use; a CLI lab has the id "cli" and stays until `down`):
 from __future__ import annotations
 
 import argparse
+import asyncio
 import atexit
 import ctypes
 import ipaddress
@@ -71,9 +72,9 @@ def check_available() -> None:
         raise LabUnavailable(f"network namespaces need Linux (this is {sys.platform})")
     if os.geteuid() != 0:
         raise LabUnavailable("the network lab needs root (network namespaces, tc, nftables)")
-    missing = [tool for tool in ("ip", "tc", "nft") if _which(tool) is None]
+    missing = [tool for tool in ("ip", "tc", "nft", "ethtool") if _which(tool) is None]
     if missing:
-        raise LabUnavailable(f"missing {', '.join(missing)} (Debian: apt-get install iproute2 nftables)")
+        raise LabUnavailable(f"missing {', '.join(missing)} (Debian: apt-get install iproute2 nftables ethtool)")
 
 
 def _which(tool: str) -> str | None:
@@ -119,6 +120,18 @@ def sweep_stale() -> list[str]:
     return removed
 
 
+def enter_netns(netns: str) -> None:
+    """Moves the calling thread (only it: setns is per thread) into network namespace
+    `netns`; threads it starts later inherit it."""
+    fd = os.open(f"/run/netns/{netns}", os.O_RDONLY)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.setns(fd, CLONE_NEWNET) != 0:
+            raise OSError(ctypes.get_errno(), f"setns({netns}) failed")
+    finally:
+        os.close(fd)
+
+
 def in_netns(netns: str, fn, *args, timeout: float = 30):
     """Calls fn(*args) on a fresh thread that has entered `netns` (setns applies to the
     calling thread only): sockets it opens live in that namespace. Returns fn's result."""
@@ -126,13 +139,7 @@ def in_netns(netns: str, fn, *args, timeout: float = 30):
 
     def body():
         try:
-            fd = os.open(f"/run/netns/{netns}", os.O_RDONLY)
-            try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                if libc.setns(fd, CLONE_NEWNET) != 0:
-                    raise OSError(ctypes.get_errno(), f"setns({netns}) failed")
-            finally:
-                os.close(fd)
+            enter_netns(netns)
             result["value"] = fn(*args)
         except BaseException as error:  # re-raised on the caller's thread
             result["error"] = error
@@ -145,6 +152,62 @@ def in_netns(netns: str, fn, *args, timeout: float = 30):
     if "error" in result:
         raise result["error"]
     return result["value"]
+
+
+class NetnsLoop:
+    """An asyncio event loop on a daemon thread inside `netns`: every socket its coroutines
+    open (and every thread it starts, e.g. for getaddrinfo) lives in that namespace. For
+    async clients that must stay in a lab host, e.g. a DevTools client for a browser whose
+    debugging port listens on the namespace's 127.0.0.1.
+
+        loop = lab.loop("v1")
+        value = loop.run(coroutine(), timeout=30)
+        loop.close()
+    """
+
+    def __init__(self, netns: str):
+        self.netns = netns
+        self.loop = asyncio.new_event_loop()
+        entered = threading.Event()
+        failure: list[BaseException] = []
+
+        def body():
+            try:
+                enter_netns(netns)
+            except BaseException as error:  # reported to the constructor's caller
+                failure.append(error)
+                entered.set()
+                return
+            entered.set()
+            asyncio.set_event_loop(self.loop)
+            self.loop.run_forever()
+
+        self._thread = threading.Thread(target=body, name=f"netns-loop-{netns}", daemon=True)
+        self._thread.start()
+        entered.wait(10)
+        if failure:
+            self.loop.close()
+            raise failure[0]
+
+    def run(self, coro, timeout: float = 30):
+        """Runs `coro` on the loop and waits (this thread) for its result, at most `timeout` s
+        (then the coroutine is cancelled and TimeoutError raised)."""
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        try:
+            return future.result(timeout)
+        except TimeoutError:
+            future.cancel()
+            raise TimeoutError(f"coroutine in {self.netns} still running after {timeout}s") from None
+
+    def close(self) -> None:
+        """Stops the loop (what still runs on it is dropped) and its thread. Idempotent."""
+        if self.loop.is_closed():
+            return
+        if self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(5)
+        if not self._thread.is_alive():
+            self.loop.close()
 
 
 @dataclass(frozen=True)
@@ -258,6 +321,10 @@ class Lab:
         _cmd("ip", "-n", relay, "link", "add", BRIDGE, "type", "bridge")
         _cmd("ip", "-n", relay, "addr", "add", f"{RELAY_ADDRESS}/{PREFIX_LEN}", "dev", BRIDGE)
         _cmd("ip", "-n", relay, "link", "set", BRIDGE, "up")
+        # The relay sends UDP GSO batches; on a real wire the NIC cuts them into datagrams, but
+        # across veth and bridge a whole batch would reach tbf and the loss rule as one packet
+        # (a 5 % loss rule then drops whole runs of a frame). Segment at the bridge instead.
+        _cmd("ethtool", "-K", BRIDGE, "tx-udp-segmentation", "off", netns=relay)
         relay_rules = [f"table netdev {TABLE} {{"]
         for link in self.links:
             peer = self.hosts[link]
@@ -308,6 +375,10 @@ class Lab:
     def call(self, host: str, fn, *args, timeout: float = 30):
         """fn(*args) on a thread inside `host`'s namespace (e.g. an HTTP request)."""
         return in_netns(self.netns(host), fn, *args, timeout=timeout)
+
+    def loop(self, host: str) -> NetnsLoop:
+        """An asyncio loop on a thread inside `host`'s namespace (the caller closes it)."""
+        return NetnsLoop(self.netns(host))
 
     # -- impairments --------------------------------------------------------------------
     def _end(self, link: str, direction: str, sending: bool) -> tuple[str, str]:
