@@ -8,6 +8,10 @@
 Each tab is its own window (Target.createTarget newWindow), so every page is visible and
 requestVideoFrameCallback keeps firing. The browser runs in its own process group with a
 temporary profile; close() kills that group and deletes the profile.
+
+In a network-lab namespace (tools/netlab), run the browser with `ip netns exec` (spawn=) and
+this driver on an event loop inside the same namespace (netlab.NetnsLoop): the DevTools port
+listens on that namespace's 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from pathlib import Path
 
 import aiohttp
 import websockets
+from aiohttp import web
+
+from harness import ROOM_PAGE, WEB_DIR
 
 CHROMIUM = os.environ.get("ONAIR_CHROMIUM", "/usr/bin/chromium")
 # PEERS.md: these worked headless; without --allow-loopback-in-peer-connection Chromium
@@ -41,6 +48,55 @@ FLAGS = [
     "--disable-component-update", "--disable-default-apps", "--mute-audio",
     "--remote-allow-origins=*",
 ]
+
+
+# Run before a page's own scripts (Chromium.open(init_script=...)): keeps every
+# RTCPeerConnection the page makes in window.__onairPeerConnections, so a test can read
+# getStats() of a page that does not expose its connection (Tab.rtp_stats).
+RECORD_PEER_CONNECTIONS = """
+(() => {
+  const Native = window.RTCPeerConnection;
+  if (!Native || Native.__onairRecorded) return;
+  window.__onairPeerConnections = [];
+  class Recorded extends Native {
+    constructor(...args) { super(...args); window.__onairPeerConnections.push(this); }
+  }
+  Recorded.__onairRecorded = true;
+  window.RTCPeerConnection = Recorded;
+})();
+"""
+
+# Run before a page's own scripts: every frame the page's first <video> presents
+# (requestVideoFrameCallback) as [wall seconds, width, height] in window.__onairFrames, for
+# judging frame rate, freezes and sizes as a viewer sees them (Tab.presented_frames). A
+# watchdog starts a new callback chain when the old one stopped (the element's stream was
+# replaced); presentedFrames keeps a frame from being counted twice.
+RECORD_VIDEO_FRAMES = """
+(() => {
+  window.__onairFrames = [];
+  let generation = 0, lastCallback = 0, lastPresented = -1;
+  const chain = (video, mine) => {
+    const onFrame = (now, meta) => {
+      if (mine !== generation) return;
+      lastCallback = performance.now();
+      if (meta.presentedFrames > lastPresented) {
+        lastPresented = meta.presentedFrames;
+        window.__onairFrames.push([(performance.timeOrigin + meta.presentationTime) / 1000, meta.width, meta.height]);
+      }
+      video.requestVideoFrameCallback(onFrame);
+    };
+    video.requestVideoFrameCallback(onFrame);
+  };
+  setInterval(() => {
+    const video = document.querySelector("video");
+    if (video && performance.now() - lastCallback > 2000) {
+      lastCallback = performance.now();
+      lastPresented = -1;
+      chain(video, ++generation);
+    }
+  }, 250);
+})();
+"""
 
 
 class CDPError(RuntimeError):
@@ -181,6 +237,33 @@ class Tab:
                 raise TimeoutError(f"tab {self.name}: {expression} not ready after {timeout}s: {value}")
             await asyncio.sleep(interval)
 
+    async def rtp_stats(self, stat_type: str = "inbound-rtp", kind: str = "video") -> list[dict]:
+        """getStats() entries of `stat_type` and `kind` (e.g. inbound-rtp video: frameWidth,
+        framesPerSecond, framesDecoded, freezeCount, totalFreezesDuration) of the page's newest
+        RTCPeerConnection that is not closed; [] when there is none. Needs the page opened
+        with init_script=RECORD_PEER_CONNECTIONS."""
+        return await self.evaluate(f"""(async () => {{
+          const pcs = (window.__onairPeerConnections || []).filter((pc) => pc.connectionState !== "closed");
+          if (!pcs.length) return [];
+          const out = [];
+          (await pcs[pcs.length - 1].getStats()).forEach((s) => {{
+            if (s.type === {json.dumps(stat_type)} && s.kind === {json.dumps(kind)}) out.push(s);
+          }});
+          return out;
+        }})()""", await_promise=True) or []
+
+    async def presented_frames(self, since: int = 0) -> list[tuple[float, int, int]]:
+        """The frames the page's <video> presented, from index `since` on: (wall seconds,
+        width, height). Needs the page opened with init_script=RECORD_VIDEO_FRAMES."""
+        return [tuple(f) for f in await self.json(f"(window.__onairFrames || []).slice({int(since)})") or []]
+
+    async def select(self, element_id: str, value: str) -> str:
+        """Chooses `value` in the <select> `element_id` as a person would (a change event
+        follows); returns the select's value afterwards."""
+        return await self.evaluate(
+            f"(() => {{ const m = document.getElementById({json.dumps(element_id)}); m.value = {json.dumps(value)}; "
+            "m.dispatchEvent(new Event('change')); return m.value; })()")
+
     async def set_viewport(self, width: int, height: int, mobile: bool = False) -> None:
         """Emulates a screen of width x height CSS pixels (e.g. a phone: 390x844, mobile=True)."""
         await self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
@@ -256,12 +339,16 @@ class Chromium:
                     raise CDPError(f"{method}: {message['error']}")
                 return message.get("result", {})
 
-    async def open(self, url: str, name: str | None = None, timeout: float = 15) -> Tab:
-        """Opens `url` in a new window and waits for its load event."""
+    async def open(self, url: str, name: str | None = None, timeout: float = 15,
+                   init_script: str | None = None) -> Tab:
+        """Opens `url` in a new window and waits for its load event; `init_script` runs in
+        the page before its own scripts (e.g. RECORD_PEER_CONNECTIONS)."""
         created = await self._browser_call("Target.createTarget", url="about:blank", newWindow=True)
         tab = Tab(self, created["targetId"], name or f"tab{len(self.tabs) + 1}")
         self.tabs.append(tab)
         await tab.connect()
+        if init_script:
+            await tab.send("Page.addScriptToEvaluateOnNewDocument", source=init_script)
         await tab.navigate(url, timeout=timeout)
         return tab
 
@@ -283,3 +370,40 @@ class Chromium:
             self.process.stop()
         if self.profile:
             shutil.rmtree(self.profile, ignore_errors=True)
+
+
+FORWARDED_REQUEST = ("Content-Type", "Authorization", "If-Match")
+FORWARDED_RESPONSE = ("Content-Type", "Location", "ETag", "Retry-After", "Link", "Accept-Patch", "WWW-Authenticate")
+
+
+async def start_web_server(relay) -> tuple[web.AppRunner, str]:
+    """Serves web/publisher.html and room.html at /rooms/{room} on 127.0.0.1 (of the calling
+    loop's network namespace), and forwards /whip/... and /whep/... to the relay, so pages on
+    this origin need no CORS from the relay. Returns (runner: cleanup() it, base URL)."""
+    http = aiohttp.ClientSession()
+
+    async def proxy(request: web.Request) -> web.Response:
+        headers = {k: request.headers[k] for k in FORWARDED_REQUEST if k in request.headers}
+        async with http.request(request.method, relay.base_url + request.rel_url.path_qs,
+                                data=await request.read(), headers=headers) as upstream:
+            body = await upstream.read()
+            out = {k: upstream.headers[k] for k in FORWARDED_RESPONSE if k in upstream.headers}
+            return web.Response(status=upstream.status, body=body, headers=out)
+
+    async def room_page(_request: web.Request) -> web.Response:
+        return web.Response(body=ROOM_PAGE.read_bytes(), content_type="text/html")
+
+    async def close_client(_app):
+        await http.close()
+
+    app = web.Application()
+    app.router.add_get("/rooms/{room}", room_page)
+    app.router.add_route("*", r"/{kind:whip|whep}/{tail:.*}", proxy)
+    app.router.add_static("/", WEB_DIR)
+    app.on_cleanup.append(close_client)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    return runner, f"http://127.0.0.1:{port}"

@@ -1,5 +1,6 @@
-"""Network-lab cases (tools/netlab): `broadcast` in the publisher's namespace -> our relay in
-the relay's namespace -> aiortc WHEP viewers in viewers' namespaces, with the publisher's
+"""Network-lab cases (tools/netlab): `broadcast` (or headless Chromium publishing its fake
+camera) in the publisher's namespace -> our relay in the relay's namespace -> aiortc WHEP
+viewers (or headless Chromium on the relay's viewer page) in viewers' namespaces, with the publisher's
 uplink and/or viewer v1's downlink impaired (tbf rate limit, random loss), judged as a viewer
 sees it: frames decoded per second, freezes (gaps between decoded frames), the decoded size
 (which simulcast layer the relay sends it), glass-to-glass latency from the test pattern's
@@ -13,11 +14,14 @@ viewer), wait for their first frames, settle, measure (rate changes happen at th
 into the measurement: `change_at` for the uplink, `downlink_changes` for v1's downlink), read
 the relay's GET /api/streams/42 (also once a second during the measurement: the relay's
 per-viewer layer and estimate), stop the broadcast with SIGINT (its --stats-json), stop the
-viewers, judge their per-frame logs.
+viewers, judge their per-frame logs (aiortc: every decoded frame; Chromium: every frame its
+<video> presents, plus its getStats() once a second and, where the case says, a choice in the
+page's quality menu).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -31,7 +35,9 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlencode
 
+from chromium import RECORD_PEER_CONNECTIONS, RECORD_VIDEO_FRAMES, CDPError, Chromium, start_web_server
 from conftest import launch_relay
 from harness import PEERS_DIR, PYTHON, REPO, ManagedProcess, ProcessGroup
 
@@ -77,14 +83,37 @@ class Case:
     second_min_fps: float | None = None
     second_max_freeze_ms: float | None = None
     second_height: int | None = None     # every frame v2 decodes in the measurement is this tall
+    join_after: float = 0.0              # the viewers join this long after the room is live
     settle: float | None = None          # this case's settle / measurement seconds (None: the
     measure: float | None = None         # callers' defaults, SETTLE and MEASURE)
     bench_only: bool = False             # run by lab_bench.py only (a figure, not a target)
+    # -- real browsers (chromium.py) --------------------------------------------------------
+    publisher: str = "broadcast"         # "broadcast", or "chromium": web/publisher.html's fake camera
+                                         # (a noisy 1280x720 file) over WHIP, simulcast rids q, h, f
+    viewer: str = "aiortc"               # v1: "aiortc" (peers/whep_viewer.py), or "chromium": the
+                                         # relay's viewer page /rooms/42 (frames its <video> presents)
+    below_height: int | None = None      # every frame v1 decodes from judge_from_start on is shorter
+                                         # (the relay sends it a lower layer than this)
+    # Chromium v1, its inbound-rtp video getStats() once a second from judge_from_start to the
+    # first downlink change: frameWidth this at the end and in >= 80 % of the samples ...
+    stats_width: int | None = None
+    stats_min_fps: float | None = None   # ... and framesPerSecond (mean of the samples) at least this
+    menu_height: int | None = None       # Chromium v1, after the measurement: choose this layer in the
+                                         # page's quality menu; getStats' size and the page's own layer
+                                         # display must follow within MENU_WITHIN s
+    # A relay defect (described here) that makes this case miss its targets: test_lab.py reports
+    # the run as an expected failure (xfail) while the targets the defect explains are missed.
+    known_defect: str | None = None
 
     @property
     def viewers(self) -> int:
         """How many viewer namespaces the case's lab needs (netlab.Lab(viewers=...))."""
         return 2 if self.second_viewer else 1
+
+    @property
+    def chromium(self) -> bool:
+        """A headless Chromium takes part (the publisher or v1): test_lab.py's chromium tests."""
+        return self.publisher == "chromium" or self.viewer == "chromium"
 
     @property
     def viewer_side(self) -> bool:
@@ -93,6 +122,8 @@ class Case:
 
 
 SETTLE, MEASURE = 10.0, 30.0  # defaults for cases without their own
+MENU_WITHIN = 10.0   # seconds for a quality-menu choice to show (getStats size and the page's layer)
+MENU_WATCH = 3.0     # seconds of frames watched after it showed
 
 
 def _lab_cases() -> list[Case]:
@@ -128,6 +159,30 @@ def _lab_cases() -> list[Case]:
     Case("downlink-drop-5to1", "viewer downlink 5 -> 1 Mbit/s after 10 s, lifted after 25 s, "
          "broadcast --simulcast", simulcast=True, downlink_kbit=5000, downlink_changes=((10, 1000), (25, None)),
          min_fps=None, max_freeze_ms=None, restore_height=720, settle=6, measure=40, bench_only=True),
+    # Real browsers (chromium.py), each in its lab namespace. Chromium's viewer page behind
+    # 1 Mbit/s: Chromium gives transport-cc feedback, so this is the relay's send-side
+    # estimator (aiortc gives REMB and receiver reports). 1 Mbit/s carries h (640x360), not f.
+    # Then the page's quality menu: 320x180 chosen, getStats' size and the page's own layer
+    # display follow.
+    Case("chromium-viewer-1mbit", "Chromium viewer page, downlink tbf 1 Mbit/s, broadcast --simulcast; "
+         "quality menu -> 320x180", simulcast=True, viewer="chromium", downlink_kbit=1000, stats_width=640,
+         stats_min_fps=25, menu_height=180, min_fps=None, max_freeze_ms=None, settle=8, measure=12,
+         known_defect="a transport-cc viewer's estimate collapses to the 30 kbit/s floor after one loss "
+                      "burst: every receiver report over 10 % loss cuts it again (Chromium sends one with each "
+                      "NACK: ~40 in a second once a probe or a new viewer put on f overflows the link), so the "
+                      "viewer is paused for 10-15 s instead of settling on h"),
+    # Chromium publishing simulcast q/h/f over WHIP (fake camera playing a noisy 1280x720 file:
+    # f ~2.5 Mbit/s, h ~500k, q ~150k) and an aiortc viewer behind 600 kbit/s: never f.
+    Case("chromium-publisher-600k", "Chromium simulcast publisher (WHIP, q/h/f), viewer downlink tbf 600 kbit/s",
+         simulcast=True, publisher="chromium", downlink_kbit=600, below_height=720, min_fps=24, max_freeze_ms=1000,
+         settle=8, measure=16),
+    # Bench only: chromium-viewer-1mbit's known defect, more often (2 of 5 runs): a viewer
+    # joining 6 s after the start was put on f at once (2.5 Mbit/s into 1 Mbit/s), and the loss
+    # burst took its estimate to the floor (paused 14 s).
+    Case("chromium-viewer-1mbit-join6s", "Chromium viewer page joining 6 s after the start, downlink tbf "
+         "1 Mbit/s, broadcast --simulcast", simulcast=True, viewer="chromium", downlink_kbit=1000, join_after=6,
+         stats_width=640, stats_min_fps=25, min_fps=None, max_freeze_ms=None, settle=8, measure=12,
+         bench_only=True),
     ]
 
 
@@ -257,6 +312,21 @@ class Result:
     sessions: dict = field(default_factory=dict)     # "v1"/"v2" -> the relay's viewer_sessions entry at the end
     timeline: dict = field(default_factory=dict)     # "v1"/"v2" -> [(s into the measurement (< 0: settling),
                                                      #   layer, target, paused, estimate kbit/s)] where those changed
+    # -- real browsers
+    publisher: dict = field(default_factory=dict)    # Chromium publisher: its page's window.result at the end
+    browser: dict | None = None                      # Chromium v1: judge_stats() of its getStats() samples
+    menu: dict | None = None                         # Chromium v1: choose_quality() (menu_height)
+    menu_frames: dict | None = None                  # judge() of v1's frames in the MENU_WATCH s after it showed
+    below_off: int | None = None                     # below_height: v1's frames in the judged span that tall or taller
+
+    def defect_problems(self) -> list[str]:
+        """The missed targets the case's known defect (a wrong bandwidth estimate) explains:
+        all but the quality menu's, which count only while the relay held the viewer paused
+        (a menu choice caps the layer, it does not lift the estimate)."""
+        if not self.case.known_defect:
+            return []
+        paused = bool(((self.menu or {}).get("page_layer") or {}).get("paused"))
+        return [p for p in self.problems() if paused or not p.startswith("quality menu")]
 
     def problems(self) -> list[str]:
         """The issue's targets this run missed (empty: passed)."""
@@ -295,6 +365,31 @@ class Result:
             elif self.restore_s > c.restore_within:
                 out.append(f"v1: first {c.restore_height}-line frame {self.restore_s:.1f} s after the last downlink "
                            f"change, target within {c.restore_within:g} s")
+        if c.below_height is not None:
+            if self.judged["frames"] == 0:
+                out.append(f"v1 decoded no frames{span}")
+            elif self.below_off:
+                out.append(f"v1: {self.below_off} of {self.judged['frames']} frames{span} were {c.below_height} lines "
+                           f"or taller (sizes {self.judged['sizes']}), target: none (a lower layer)")
+        if c.stats_width is not None or c.stats_min_fps is not None:
+            b = self.browser or {}
+            if not b.get("samples"):
+                out.append("v1 (Chromium): no inbound-rtp video getStats() samples in the judged span")
+            else:
+                if c.stats_width is not None and (b["last_width"] != c.stats_width or b["width_share"] < 0.8):
+                    out.append(f"v1 getStats frameWidth {b['last_width']} at the end, {c.stats_width} in "
+                               f"{b['width_share']:.0%} of {b['samples']} samples (widths {b['widths']}), "
+                               f"target {c.stats_width} at the end and in >= 80 %")
+                if c.stats_min_fps is not None and b["fps_mean"] < c.stats_min_fps:
+                    out.append(f"v1 getStats framesPerSecond {b['fps_mean']:.1f} (mean of {b['samples']} samples, "
+                               f"min {fmt(b['fps_min'])}), target >= {c.stats_min_fps:g}")
+        if c.menu_height is not None:
+            m = self.menu or {}
+            if not m.get("reached"):
+                out.append(f"quality menu {c.menu_height}: not shown within {MENU_WITHIN:g} s ({menu_text(m)})")
+            elif not (self.menu_frames or {}).get("sizes", {}).get(m.get("size")):
+                out.append(f"quality menu {c.menu_height}: no {m.get('size')} frame presented in the {MENU_WATCH:g} s "
+                           f"after it showed (sizes {(self.menu_frames or {}).get('sizes')})")
         if c.second_viewer:
             v2 = self.second or {}
             if v2.get("frames", 0) == 0:
@@ -308,6 +403,10 @@ class Result:
                 out.append(f"v2: {self.second_off_height} of {v2.get('frames')} frames not {c.second_height} lines "
                            f"tall (sizes {v2.get('sizes')}), target: all")
         return out
+
+    def judged_span(self) -> str:
+        c = self.case
+        return f" from {c.judge_from_start:g} s in" if c.judge_from_start else ""
 
     def expect_span(self) -> str:
         c = self.case
@@ -325,11 +424,13 @@ class Result:
         target = f" (target {self.target_kbit[0]}..{self.target_kbit[1]})" if self.target_kbit else ""
         uplink = (f"uplink tbf {self.uplink['kbit_s']} kbit/s, {self.uplink['drops']} drops"
                   if self.uplink.get("kind") == "tbf" else "uplink not limited")
-        return (f"{c.name}: {'v1 ' if c.viewer_side else ''}{w['fps']:.1f} fps, longest freeze "
+        sender = (f"Chromium publisher layers {publisher_layers_text(self.publisher)}" if c.publisher == "chromium" else
+                  f"resent {s.get('retransmitted_packets')}, keyframes {s.get('keyframes')} "
+                  f"(requests {s.get('keyframe_requests')}), sent {fmt(self.sent_kbit)} kbit/s{target}")
+        frames = "presented" if c.viewer == "chromium" else "decoded"
+        return (f"{c.name}: {'v1 ' if c.viewer_side else ''}{w['fps']:.1f} fps {frames}, longest freeze "
                 f"{w['longest_freeze_ms']} ms ({w['freezes']} > {FREEZE_MS} ms), latency p50 {w['p50_ms']} "
-                f"p95 {w['p95_ms']} ms ({w['latency_from']}), "
-                f"resent {s.get('retransmitted_packets')}, keyframes {s.get('keyframes')} "
-                f"(requests {s.get('keyframe_requests')}), sent {fmt(self.sent_kbit)} kbit/s{target}, "
+                f"p95 {w['p95_ms']} ms ({w['latency_from']}), {sender}, "
                 f"{uplink}, cpu % {self.cpu}{judged}{self.viewers_text()}{self.layers_text()}")
 
     def viewers_text(self) -> str:
@@ -358,6 +459,14 @@ class Result:
             parts.append(f"time to restore {c.restore_height} lines after the last change: "
                          + (f"{self.restore_s:.2f} s" if self.restore_s is not None
                             else f"none in {fmt(self.restore_window_s, 1)} s") + goal)
+        if c.below_height is not None:
+            parts.append(f"v1 frames {c.below_height} lines or taller{self.judged_span()}: {self.below_off}")
+        if self.browser is not None:
+            parts.append(f"v1 getStats{self.judged_span()}: {browser_text(self.browser)}")
+        if self.menu is not None:
+            parts.append(f"quality menu {c.menu_height}: {menu_text(self.menu)}"
+                         + (f"; then {self.menu_frames['fps']:.1f} fps presented, sizes {self.menu_frames['sizes']}"
+                            if self.menu_frames else ""))
         if self.second is not None:
             v2 = self.second
             parts.append(f"v2 {v2['fps']:.1f} fps, longest freeze {v2['longest_freeze_ms']} ms "
@@ -395,7 +504,42 @@ class Result:
             out["restore s"] = self.restore_s
         if self.second is not None:
             out.update({"v2 fps": self.second["fps"], "v2 longest freeze ms": self.second["longest_freeze_ms"]})
+        if self.case.below_height is not None:
+            out[f"v1 frames >= {self.case.below_height} lines"] = self.below_off
+        if self.browser:
+            out.update({"getStats fps (mean)": self.browser.get("fps_mean"),
+                        f"getStats width {self.case.stats_width} share %": None if self.browser.get("width_share") is None
+                        else 100 * self.browser["width_share"],
+                        "getStats freezes": self.browser.get("freezes")})
+        if self.menu is not None:
+            out["menu switch s"] = self.menu.get("seconds")
         return out
+
+
+def publisher_layers_text(publisher: dict) -> str:
+    """Chromium publisher: each rid's encoder size, fps, kbit/s and limitation at the end."""
+    layers = publisher.get("layers") or {}
+    return " ".join(f"{rid} {l.get('width')}x{l.get('height')} {l.get('fps')} fps {l.get('kbps')}k"
+                    f"{'' if l.get('limitation') in (None, '', 'none') else ' (' + l['limitation'] + ')'}"
+                    for rid, l in sorted(layers.items())) or "-"
+
+
+def browser_text(b: dict) -> str:
+    if not b.get("samples"):
+        return "no samples"
+    return (f"frameWidth {b['last_width']} at the end (widths {b['widths']} of {b['samples']} samples), "
+            f"framesPerSecond mean {b['fps_mean']:.1f} min {fmt(b['fps_min'])}, decoded {b['decoded_fps']:.1f} fps, "
+            f"freezes {b['freezes']} ({b['freeze_s']:.2f} s), dropped {b['dropped']}, lost {b['lost']}, "
+            f"NACKs {b['nacks']}, PLIs {b['plis']}")
+
+
+def menu_text(m: dict) -> str:
+    if m.get("reached"):
+        return (f"{m.get('size')} (layer {m.get('rid')}) shown after {m['seconds']:.2f} s: getStats {m.get('stats_size')}, "
+                f"page layer {m.get('page_layer')}, stats line {m.get('stats_line')!r}")
+    return (f"wanted {m.get('size')} (layer {m.get('rid')}); seen getStats {m.get('stats_size')}, page layer "
+            f"{m.get('page_layer')}, stats line {m.get('stats_line')!r}, menu {m.get('menu')}"
+            + (f", {m['error']}" if m.get("error") else ""))
 
 
 def fmt_share(share: float | None) -> str:
@@ -451,6 +595,22 @@ def noise_file() -> Path:
     return path
 
 
+def noise_y4m() -> Path:
+    """2 s of raw 1280x720 at 30 fps with temporal noise (83 MB), made once and cached: Chromium's
+    fake camera plays it in a loop (--use-file-for-fake-video-capture), so its simulcast layers
+    carry the bitrates libwebrtc allots them (its built-in fake picture needs ~500 kbit/s at
+    1280x720: 600 kbit/s would carry the top layer)."""
+    path = MEDIA_CACHE / "noise-1280x720-30.y4m"
+    if not path.is_file():
+        MEDIA_CACHE.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.y4m")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi",
+                        "-i", "testsrc2=size=1280x720:rate=30,noise=alls=18:allf=t", "-t", "2",
+                        "-pix_fmt", "yuv420p", str(partial)], check=True, timeout=120)
+        partial.rename(path)
+    return path
+
+
 def http_json(url: str) -> dict | None:
     """GET url as JSON (None for 404), never through a proxy from the environment."""
     try:
@@ -463,12 +623,21 @@ def http_json(url: str) -> dict | None:
 
 
 def cpu_seconds(process: ManagedProcess) -> float | None:
-    """utime + stime of the process (ip netns exec execs, so the pid is the program's)."""
-    try:
-        fields = Path(f"/proc/{process.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
+    """utime + stime of the process and of every other live process of its session (each is
+    started in its own; ip netns exec execs, so the pid is the program's): Chromium's renderer
+    and GPU processes count with the browser."""
+    pid = process.proc.pid
+    total, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if stat.parent.name != str(pid) and fields[3] != str(pid):  # fields[3]: session id
+                continue
+            total += int(fields[11]) + int(fields[12])
+            found = True
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / os.sysconf("SC_CLK_TCK") if found else None
 
 
 def watch(seconds: float, *processes: ManagedProcess) -> None:
@@ -513,7 +682,7 @@ class RelaySampler:
     layer, target layer or paused state changed, or its estimate moved by more than a
     quarter: (wall time, layer, target layer, paused, estimate kbit/s)."""
 
-    def __init__(self, lab, url: str, viewers: dict[str, ManagedProcess]):
+    def __init__(self, lab, url: str, viewers: dict):  # name -> AiortcViewer or ChromiumViewer
         self.lab, self.url, self.viewers = lab, url, viewers
         self.changes: dict[str, list] = {}
         self._stop = threading.Event()
@@ -551,13 +720,14 @@ class RelaySampler:
                     changes.append(entry)
 
 
-def session_names(viewers: dict[str, ManagedProcess]) -> dict[str, str]:
-    """The relay's session id (the last segment of the WHEP Location) -> viewer name."""
+def session_names(viewers: dict) -> dict[str, str]:
+    """The relay's session id (the last segment of the WHEP Location) -> viewer name
+    (viewers: name -> AiortcViewer or ChromiumViewer)."""
     names = {}
     for name, viewer in viewers.items():
-        posted = viewer.last("posted") or {}
-        if posted.get("location"):
-            names[str(posted["location"]).rstrip("/").rsplit("/", 1)[-1]] = name
+        location = viewer.location
+        if location:
+            names[str(location).rstrip("/").rsplit("/", 1)[-1]] = name
     return names
 
 
@@ -568,6 +738,128 @@ def session_name(session: dict, names: dict[str, str]) -> str:
     return next((name for full, name in names.items() if full == key or full.startswith(key)), key)
 
 
+# -- publishers ----------------------------------------------------------------------------
+# Each has `process` (for watch() and the CPU figures), stop() -> its statistics (ends the
+# stream), close() (idempotent; frees what stop() did not reach when a case breaks).
+
+class BroadcastPublisher:
+    """`broadcast start` in the publisher's namespace: the case's source, --simulcast when the
+    case says so, a status line a second (layer_shares, status_rates read them)."""
+
+    def __init__(self, case: Case, lab, procs: ProcessGroup, relay, workdir: Path, timeout: float):
+        source = (["--input", str(noise_file()), "--loop"] if case.source == "noise"
+                  else ["--size", "1280x720", "--fps", "30"])
+        config = workdir / "broadcast.yaml"
+        config.write_text("log_interval: 1   # a status line a second: sent kbit/s over the window\n")
+        self.stats_path = workdir / "broadcast-stats.json"
+        self.process = procs.start("broadcast", [*lab.prefix("pub"), str(BROADCAST_BIN), "start", "--room", ROOM,
+                                                 "--relay", relay.base_url, "--config", str(config), *source,
+                                                 *(["--simulcast"] if case.simulcast else []),
+                                                 "--video-bitrate", BITRATE, "--max-bitrate", BITRATE,
+                                                 "--stats-json", str(self.stats_path)],
+                                   timeout=timeout, cwd=str(workdir),
+                                   env={**os.environ, "ONAIR_BROADCAST_TOKEN": relay.publish_token})
+
+    def stop(self) -> dict:
+        """SIGINT (the broadcaster DELETEs its session); its --stats-json."""
+        self.process.signal(signal.SIGINT)
+        if self.process.wait(15) is None:
+            raise AssertionError("broadcast did not exit within 15 s of SIGINT")
+        return json.loads(self.stats_path.read_text()) if self.stats_path.is_file() else {}
+
+    def close(self) -> None:
+        pass  # procs stops the process
+
+
+def _chromium_in(lab, host: str, procs: ProcessGroup, timeout: float, extra_flags: tuple[str, ...] = ()):
+    """(a netlab.NetnsLoop in `host`, a started Chromium in `host`): the browser runs under ip
+    netns exec and its DevTools client on the loop, both in the namespace (the DevTools port
+    listens on the namespace's 127.0.0.1)."""
+    loop = lab.loop(host)
+    browser = Chromium(spawn=lambda argv: procs.start(f"chromium-{host}", [*lab.prefix(host), *argv], timeout=timeout),
+                       extra_flags=extra_flags)
+    try:
+        loop.run(browser.start(), 45)
+    except BaseException:
+        _close_chromium(loop, browser)
+        raise
+    return loop, browser
+
+
+def _close_chromium(loop, browser, consoles: Path | None = None) -> None:
+    """Saves the tabs' consoles (to `consoles`/console-<tab>.log), closes the browser, stops the loop."""
+    for tab in browser.tabs:
+        if consoles is not None:
+            (consoles / f"console-{tab.name}.log").write_text("\n".join(tab.console) + "\n")
+    try:
+        loop.run(browser.close(), 20)
+    except Exception:  # noqa: BLE001 - the process group is killed below / by procs anyway
+        if browser.process is not None:
+            browser.process.stop()
+    loop.close()
+
+
+class ChromiumPublisher:
+    """Headless Chromium in the publisher's namespace: web/publisher.html (served from that
+    namespace's 127.0.0.1) publishes the fake camera over WHIP straight to the relay (which
+    answers CORS) with simulcast rids q, h, f (libwebrtc's naming: 320x180, 640x360, 1280x720),
+    H.264. The camera plays noise_y4m(), so every layer carries its full bitrate, and
+    degradationPreference is maintain-resolution: a busy CPU costs frames, not the 1280x720
+    input that three layers need (PEERS.md)."""
+
+    def __init__(self, case: Case, lab, procs: ProcessGroup, relay, workdir: Path, timeout: float):
+        self.workdir, self.runner, self.tab = workdir, None, None
+        self.loop, self.browser = _chromium_in(lab, "pub", procs, timeout,
+                                               (f"--use-file-for-fake-video-capture={noise_y4m()}",))
+        self.process = self.browser.process
+        procs.extra_logs.append(workdir / "console-publisher.log")
+        try:
+            self.runner, site = self.loop.run(start_web_server(relay), 10)
+            query = urlencode({"whip": relay.whip_url(ROOM), "token": relay.publish_token, "simulcast": "qhf",
+                               "size": "1280x720", "degradation": "maintain-resolution"})
+            self.tab = self.loop.run(self.browser.open(f"{site}/publisher.html?{query}", name="publisher"), 20)
+            self.loop.run(self.tab.wait_for("window.result", lambda r: r and r["state"] == "connected", timeout=20,
+                                            fail=lambda r: r.get("state") in ("error", "failed")), 30)
+        except BaseException:
+            self.close()
+            raise
+
+    def stop(self) -> dict:
+        """The page's window.result (per-rid layers: encoder size, fps, kbit/s, limitation),
+        then window.stopPublishing() (DELETE of the WHIP session)."""
+        result = self.loop.run(self.tab.json("window.result"), 10) or {}
+        result["deleteStatus"] = self.loop.run(self.tab.evaluate("window.stopPublishing()", await_promise=True), 15)
+        self.close()
+        return result
+
+    def close(self) -> None:
+        if self.loop is None:
+            return
+        if self.runner is not None:
+            try:
+                self.loop.run(self.runner.cleanup(), 10)
+            except Exception:  # noqa: BLE001
+                pass
+        _close_chromium(self.loop, self.browser, self.workdir)
+        self.loop = None
+
+
+PUBLISHERS = {"broadcast": BroadcastPublisher, "chromium": ChromiumPublisher}
+
+
+CHROMIUM_TOP_KBIT = 2000  # Chromium's f at full rate (the noise file: ~2.5 Mbit/s), well above the relay's 1.5 Mbit/s start estimate
+
+
+def chromium_layers_up(layers: list[dict]) -> bool:
+    """/api/streams layers: Chromium's q, h and f all sending, f at >= CHROMIUM_TOP_KBIT."""
+    rates = {layer.get("rid"): layer.get("bitrate_kbps") or 0 for layer in layers if layer.get("active")}
+    return {"q", "h", "f"} <= set(rates) and rates["q"] > 0 and rates["h"] > 0 and rates["f"] >= CHROMIUM_TOP_KBIT
+
+
+# -- viewers -------------------------------------------------------------------------------
+# Each has `process`, `location` (its WHEP session URL, once known), wait_first_frame(),
+# stop(), frames() (after stop: list[Frame]) and close() (idempotent).
+
 def start_viewer(name: str, lab, procs: ProcessGroup, relay, frames_path: Path, timeout: float) -> ManagedProcess:
     """An aiortc WHEP viewer in lab host `name` ("v1", "v2"), logging every decoded frame."""
     return procs.start("viewer" if name == "v1" else f"viewer-{name}",
@@ -575,6 +867,159 @@ def start_viewer(name: str, lab, procs: ProcessGroup, relay, frames_path: Path, 
                         "--url", relay.whep_url(ROOM), "--h264-only", "--no-index",
                         "--frames-log", str(frames_path)],
                        timeout=timeout, cwd=str(PEERS_DIR), env={**os.environ, "ONAIR_ICE_HOST": lab.address(name)})
+
+
+class AiortcViewer:
+    """peers/whep_viewer.py (start_viewer): every decoded frame in its --frames-log."""
+
+    def __init__(self, name: str, lab, procs: ProcessGroup, relay, workdir: Path, timeout: float):
+        self.frames_path = workdir / ("viewer-frames.log" if name == "v1" else f"viewer-{name}-frames.log")
+        self.process = start_viewer(name, lab, procs, relay, self.frames_path, timeout)
+
+    @property
+    def location(self) -> str | None:
+        return (self.process.last("posted") or {}).get("location")
+
+    def wait_first_frame(self, timeout: float) -> None:
+        self.process.wait_event("first_frame", timeout)
+
+    def stop(self) -> None:
+        self.process.signal(signal.SIGTERM)
+        self.process.wait(10)
+
+    def frames(self) -> list[Frame]:
+        return read_frames_log(self.frames_path)
+
+    def close(self) -> None:
+        pass  # procs stops the process
+
+
+class ChromiumViewer:
+    """Headless Chromium in lab host `name` on the relay's viewer page /rooms/42, as a person
+    would open it: the frames its <video> presents (chromium.RECORD_VIDEO_FRAMES, judged like
+    aiortc's decoded frames, without capture times) and its RTCPeerConnection's inbound-rtp
+    video getStats() once a second (`samples`: (wall time, stats))."""
+
+    def __init__(self, name: str, lab, procs: ProcessGroup, relay, workdir: Path, timeout: float):
+        self.name, self.workdir = name, workdir
+        self.samples: list[tuple[float, dict]] = []
+        self._location: str | None = None
+        self._frames: list[Frame] | None = None
+        self.loop, self.browser = _chromium_in(lab, name, procs, timeout)
+        self.process = self.browser.process
+        procs.extra_logs.append(workdir / f"console-viewer-{name}.log")
+        try:
+            self.tab = self.loop.run(self.browser.open(f"{relay.base_url}/rooms/{ROOM}", name=f"viewer-{name}",
+                                                       init_script=RECORD_PEER_CONNECTIONS + RECORD_VIDEO_FRAMES), 25)
+            self._sampler = self.loop.run(self._start_sampling(), 5)
+        except BaseException:
+            self.close()
+            raise
+
+    async def _start_sampling(self):
+        return asyncio.ensure_future(self._sample())
+
+    async def _sample(self) -> None:
+        while True:
+            try:
+                stats = await self.tab.rtp_stats()
+                if stats:
+                    self.samples.append((time.time(), stats[0]))
+            except (CDPError, asyncio.TimeoutError):
+                pass
+            await asyncio.sleep(1)
+
+    def _run(self, coro, timeout: float = 10):
+        return self.loop.run(coro, timeout)
+
+    @property
+    def location(self) -> str | None:
+        if self._location is None and self.loop is not None:
+            try:
+                self._location = self._run(self.tab.json("window.onairViewer.session"), 5)
+            except Exception:  # noqa: BLE001 - not known yet
+                return None
+        return self._location
+
+    def wait_first_frame(self, timeout: float) -> None:
+        self._run(self.tab.wait_for("window.onairViewer", lambda r: r and r["state"] == "live" and r["frames"] > 0
+                                    and bool(r.get("session")), timeout=timeout), timeout + 5)
+
+    def choose_quality(self, height: int, within: float = MENU_WITHIN) -> dict:
+        """Chooses the `height`-line layer in the page's quality menu and waits until the
+        decoder's size (getStats frameWidth x frameHeight) is that layer's and the page shows
+        it: its own record (window.onairViewer.layer) and its stats line ("Resolution WxH",
+        "Layer <rid>"). Returns reached, seconds, size, rid, what was seen, the menu's values."""
+        async def go() -> dict:
+            seen: dict = {}
+            try:
+                seen["menu"] = await self.tab.wait_for(
+                    "[...document.getElementById('quality').options].map(o => o.value)",
+                    lambda values: values and str(height) in values, timeout=10)
+                layers = await self.tab.json("window.onairViewer.layers")
+                layer = next(l for l in layers if l.get("height") == height)
+                size, rid = f"{layer['width']}x{layer['height']}", layer.get("rid")
+                seen.update(size=size, rid=rid)
+                started = time.time()
+                await self.tab.select("quality", str(height))
+                while True:
+                    stats = (await self.tab.rtp_stats() or [{}])[0]
+                    page = await self.tab.json("window.onairViewer")
+                    line = await self.tab.json("document.getElementById('stats').textContent") or ""
+                    seen.update(stats_size=f"{stats.get('frameWidth')}x{stats.get('frameHeight')}",
+                                page_layer=page.get("layer"), stats_line=line, quality=page.get("quality"))
+                    if (seen["stats_size"] == size and (page.get("layer") or {}).get("height") == height
+                            and f"{layer['width']}×{layer['height']}" in line and f"Layer {rid}" in line):
+                        return dict(seen, reached=True, at=time.time(), seconds=round(time.time() - started, 2))
+                    if time.time() - started > within:
+                        return dict(seen, reached=False)
+                    await asyncio.sleep(0.25)
+            except (TimeoutError, StopIteration, CDPError) as error:
+                return dict(seen, reached=False, error=f"{type(error).__name__}: {error}")
+        return self._run(go(), within + 30)
+
+    def stop(self) -> None:
+        if self.loop is None:
+            return
+        try:
+            self._frames = [(t, None, None, int(w), int(h)) for t, w, h in self._run(self.tab.presented_frames(), 15)]
+        finally:
+            self.close()
+
+    def frames(self) -> list[Frame]:
+        return self._frames or []
+
+    def close(self) -> None:
+        if self.loop is None:
+            return
+        sampler = getattr(self, "_sampler", None)
+        if sampler is not None:
+            self.loop.loop.call_soon_threadsafe(sampler.cancel)
+        _close_chromium(self.loop, self.browser, self.workdir)
+        self.loop = None
+
+
+VIEWERS = {"aiortc": AiortcViewer, "chromium": ChromiumViewer}
+
+
+def judge_stats(samples: list[tuple[float, dict]], start: float, end: float, width: int | None) -> dict:
+    """Chromium's inbound-rtp video getStats() samples in [start, end]: how many, their
+    frameWidths, the last one, the share `width` wide, framesPerSecond (mean, a sample without
+    one counts 0; min), and over the span: frames decoded per second, freezes (count, s),
+    frames dropped, packets lost, NACKs and PLIs sent."""
+    inside = [s for at, s in samples if start <= at <= end]
+    if not inside:
+        return {"samples": 0}
+    first, last = inside[0], inside[-1]
+    delta = lambda key: (last.get(key) or 0) - (first.get(key) or 0)  # noqa: E731
+    seconds = max((last.get("timestamp", 0) - first.get("timestamp", 0)) / 1000, 1e-6)
+    fps = [s.get("framesPerSecond") or 0 for s in inside]
+    widths = Counter(s.get("frameWidth") for s in inside)
+    return dict(samples=len(inside), widths=dict(widths.most_common()), last_width=last.get("frameWidth"),
+                width_share=(widths.get(width, 0) / len(inside)) if width else None,
+                fps_mean=sum(fps) / len(fps), fps_min=min(fps), decoded_fps=delta("framesDecoded") / seconds,
+                freezes=delta("freezeCount"), freeze_s=delta("totalFreezesDuration"), dropped=delta("framesDropped"),
+                lost=delta("packetsLost"), nacks=delta("nackCount"), plis=delta("pliCount"))
 
 
 # -- one case ------------------------------------------------------------------------------
@@ -587,8 +1032,15 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     Raises AssertionError when the pipeline breaks."""
     settle = settle if settle is not None else case.settle if case.settle is not None else SETTLE
     measure = measure if measure is not None else case.measure if case.measure is not None else MEASURE
-    if not (BROADCAST_BIN.is_file() and os.access(BROADCAST_BIN, os.X_OK)):
+    if case.publisher == "broadcast" and not (BROADCAST_BIN.is_file() and os.access(BROADCAST_BIN, os.X_OK)):
         raise AssertionError(f"broadcast binary not built: {BROADCAST_BIN} (swift build, or set ONAIR_BROADCAST_BIN)")
+    if case.publisher not in PUBLISHERS or case.viewer not in VIEWERS:
+        raise ValueError(f"{case.name}: publisher {case.publisher!r} (one of {', '.join(PUBLISHERS)}), "
+                         f"viewer {case.viewer!r} (one of {', '.join(VIEWERS)})")
+    if case.publisher == "chromium" and (case.change_to_kbit or case.uplink_kbit or case.uplink_loss
+                                         or not case.simulcast or case.needs_resent or case.mostly_on or case.mostly_off):
+        raise ValueError(f"{case.name}: a Chromium publisher always sends simulcast; the uplink cases read "
+                         "broadcast's own figures")
     if case.change_to_kbit and not 0 < case.change_at < measure:
         raise ValueError(f"{case.name}: the change at {case.change_at} s is outside a {measure} s measurement")
     for at, _ in case.downlink_changes:
@@ -601,8 +1053,6 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     if missing:
         raise ValueError(f"{case.name} needs viewers {', '.join(names)}: "
                          f"build the lab with Lab(viewers={case.viewers})")
-    source = (["--input", str(noise_file()), "--loop"] if case.source == "noise"
-              else ["--size", "1280x720", "--fps", "30"])
     lab.clear()
     lab.set_rate("pub", "up", case.uplink_kbit)
     lab.set_loss("pub", "up", case.uplink_loss)
@@ -612,37 +1062,52 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     relay = launch_relay("onair", procs, workdir, ports=RELAY_PORTS, netns=lab.netns("relay"),
                          address=lab.address("relay"))
     stream_url = f"{relay.base_url}/api/streams/{ROOM}"
-    config = workdir / "broadcast.yaml"
-    config.write_text("log_interval: 1   # a status line a second: sent kbit/s over the window\n")
-    stats_path = workdir / "broadcast-stats.json"
-    broadcast = procs.start("broadcast", [*lab.prefix("pub"), str(BROADCAST_BIN), "start", "--room", ROOM,
-                                          "--relay", relay.base_url, "--config", str(config), *source,
-                                          *(["--simulcast"] if case.simulcast else []),
-                                          "--video-bitrate", BITRATE, "--max-bitrate", BITRATE,
-                                          "--stats-json", str(stats_path)],
-                            timeout=settle + measure + 120, cwd=str(workdir),
-                            env={**os.environ, "ONAIR_BROADCAST_TOKEN": relay.publish_token})
+    timeout = settle + measure + 120
+    publisher = PUBLISHERS[case.publisher](case, lab, procs, relay, workdir, timeout)
+    viewers: dict = {}
+    try:  # the browsers' loops end however this ends (procs stops the processes)
+        return _run_case(case, lab, relay, stream_url, publisher, viewers, procs, workdir, settle, measure, timeout, say)
+    finally:
+        for viewer in viewers.values():
+            viewer.close()
+        publisher.close()
+
+
+def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict, procs: ProcessGroup, workdir: Path,
+              settle: float, measure: float, timeout: float, say) -> Result:
+    """run_case once the relay and the publisher run; fills `viewers` (name -> viewer)."""
     deadline = time.monotonic() + 20
     while not ((lab.call("relay", http_json, stream_url) or {}).get("live")):
-        watch(0.2, broadcast, relay.process)
+        watch(0.2, publisher.process, relay.process)
         if time.monotonic() > deadline:
-            raise AssertionError("the room is not live at the relay 20 s after broadcast started")
+            raise AssertionError(f"the room is not live at the relay 20 s after the {case.publisher} publisher started")
+    if case.publisher == "chromium":
+        # Chromium ramps its layers up over a few seconds (the top one once its bandwidth
+        # estimate allows): viewers join once f arrives at >= CHROMIUM_TOP_KBIT, so that the relay
+        # chooses their first layer from a publisher's settled rates, not from f's ramp.
+        deadline, layers = time.monotonic() + 20, []
+        while not chromium_layers_up(layers):
+            watch(0.5, publisher.process, relay.process)
+            layers = (lab.call("relay", http_json, stream_url) or {}).get("layers") or []
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the relay does not list Chromium's layers q, h, f as sending (f at >= "
+                                     f"{CHROMIUM_TOP_KBIT} kbit/s) 20 s after it went live: {layers}")
 
-    frames_paths = {name: workdir / ("viewer-frames.log" if name == "v1" else f"viewer-{name}-frames.log")
-                    for name in names}
-    viewers = {name: start_viewer(name, lab, procs, relay, frames_paths[name], settle + measure + 120)
-               for name in names}
+    watch(case.join_after, publisher.process, relay.process)
+    for name in ["v1", "v2"] if case.second_viewer else ["v1"]:
+        kind = case.viewer if name == "v1" else "aiortc"
+        viewers[name] = VIEWERS[kind](name, lab, procs, relay, workdir, timeout)
     sampler = RelaySampler(lab, stream_url, viewers).start()
     try:  # the sampler stops however this ends
         for name, viewer in viewers.items():
-            viewer.wait_event("first_frame", 20)
+            viewer.wait_first_frame(20)
         say(f"{case.name}: first frame{'s' if len(viewers) > 1 else ''}; settling {settle:g} s, "
             f"then measuring {measure:g} s")
-        running = (broadcast, relay.process, *viewers.values())
+        running = (publisher.process, relay.process, *(v.process for v in viewers.values()))
         watch(settle, *running)
 
-        measured = {"broadcast": broadcast, "relay": relay.process,
-                    **{("viewer" if name == "v1" else f"viewer-{name}"): v for name, v in viewers.items()}}
+        measured = {case.publisher: publisher.process, "relay": relay.process,
+                    **{("viewer" if name == "v1" else f"viewer-{name}"): v.process for name, v in viewers.items()}}
         cpu_before = {name: cpu_seconds(p) for name, p in measured.items()}
         uplink_before = lab.qdisc_stats("pub", "up")
         downlink_before = lab.qdisc_stats("v1", "down")
@@ -676,24 +1141,27 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     if not changed:
         downlink = counters_since(downlink_before, lab.qdisc_stats("v1", "down"), end - start)
     stream = lab.call("relay", http_json, stream_url)
+    menu = None
+    if case.menu_height is not None:  # the stream still runs: choose the layer, watch it a moment
+        menu = viewers["v1"].choose_quality(case.menu_height)
+        say(f"{case.name}: quality menu {case.menu_height}: {'shown' if menu.get('reached') else 'NOT shown'}")
+        if menu.get("reached"):
+            watch(MENU_WATCH, publisher.process, relay.process, viewers["v1"].process)
 
-    broadcast.signal(signal.SIGINT)
-    if broadcast.wait(15) is None:
-        raise AssertionError("broadcast did not exit within 15 s of SIGINT")
+    stats = publisher.stop()
     for viewer in viewers.values():
-        viewer.signal(signal.SIGTERM)
-    for viewer in viewers.values():
-        viewer.wait(10)
-    stats = json.loads(stats_path.read_text()) if stats_path.is_file() else {}
-    frames = {name: read_frames_log(path) for name, path in frames_paths.items()}
+        viewer.stop()
+    frames = {name: viewer.frames() for name, viewer in viewers.items()}
     for name, got in frames.items():
         if not got:
-            raise AssertionError(f"viewer {name} wrote no frames log")
-    sent_kbit, target = status_rates(broadcast, start, end)
+            raise AssertionError(f"viewer {name} ({case.viewer if name == 'v1' else 'aiortc'}) logged no frames")
+    broadcast = publisher.process if case.publisher == "broadcast" else None
+    sent_kbit, target = status_rates(broadcast, start, end) if broadcast else (None, None)
     v1 = frames["v1"]
-    result = Result(case, judge(v1, start, end), judge(v1, judge_from, end), stats=stats, stream=stream,
+    result = Result(case, judge(v1, start, end), judge(v1, judge_from, end),
+                    stats=stats if broadcast else {}, publisher={} if broadcast else stats, stream=stream,
                     sent_kbit=sent_kbit, target_kbit=target, uplink=uplink, cpu=cpu,
-                    layer_share=layer_shares(broadcast, start, end), downlink=downlink,
+                    layer_share=layer_shares(broadcast, start, end) if broadcast else {}, downlink=downlink,
                     timeline=sampler.timeline(start))
     ids = session_names(viewers)
     for session in (stream or {}).get("viewer_sessions") or []:
@@ -705,6 +1173,15 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
         share, count = height_share(v1, start + case.judge_from_start, first_change, case.expect_height)
         result.expect = dict(share=share, frames=count,
                              sizes=judge(v1, start + case.judge_from_start, first_change)["sizes"])
+    if case.below_height is not None:
+        result.below_off = sum(f[4] is None or f[4] >= case.below_height for f in v1 if judge_from <= f[0] <= end)
+    if isinstance(viewers["v1"], ChromiumViewer):
+        result.browser = judge_stats(viewers["v1"].samples, start + case.judge_from_start, first_change,
+                                     case.stats_width)
+    if menu is not None:
+        result.menu = {k: v for k, v in menu.items() if k != "at"}
+        if menu.get("reached"):
+            result.menu_frames = judge(v1, menu["at"], menu["at"] + MENU_WATCH)
     for i, (at, old, new) in enumerate(changed):
         until = changed[i + 1][0] if i + 1 < len(changed) else end
         step = judge_step(v1, at, old, new, until)

@@ -17,45 +17,11 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from chromium import Chromium
-from harness import ROOM_PAGE, WEB_DIR
+from chromium import Chromium, start_web_server
+from harness import ROOM_PAGE
 
 ROOM = "42"
 SCENARIO_TIMEOUT = 120
-FORWARDED_REQUEST = ("Content-Type", "Authorization", "If-Match")
-FORWARDED_RESPONSE = ("Content-Type", "Location", "ETag", "Retry-After", "Link", "Accept-Patch", "WWW-Authenticate")
-
-
-async def start_web_server(relay) -> tuple[web.AppRunner, str]:
-    """Serves web/publisher.html and room.html at /rooms/{room}, and forwards /whip/... and
-    /whep/... to the relay, so pages on this origin need no CORS from the relay."""
-    http = aiohttp.ClientSession()
-
-    async def proxy(request: web.Request) -> web.Response:
-        headers = {k: request.headers[k] for k in FORWARDED_REQUEST if k in request.headers}
-        async with http.request(request.method, relay.base_url + request.rel_url.path_qs,
-                                data=await request.read(), headers=headers) as upstream:
-            body = await upstream.read()
-            out = {k: upstream.headers[k] for k in FORWARDED_RESPONSE if k in upstream.headers}
-            return web.Response(status=upstream.status, body=body, headers=out)
-
-    async def room_page(_request: web.Request) -> web.Response:
-        return web.Response(body=ROOM_PAGE.read_bytes(), content_type="text/html")
-
-    async def close_client(_app):
-        await http.close()
-
-    app = web.Application()
-    app.router.add_get("/rooms/{room}", room_page)
-    app.router.add_route("*", r"/{kind:whip|whep}/{tail:.*}", proxy)
-    app.router.add_static("/", WEB_DIR)
-    app.on_cleanup.append(close_client)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    return runner, f"http://127.0.0.1:{port}"
 
 
 def artifacts_dir(tmp_path: Path) -> Path:
@@ -149,15 +115,14 @@ async def choose_quality(viewer, tmp_path: Path) -> dict:
     menu = await viewer.wait_for("[...document.getElementById('quality').options].map(o => o.value)",
                                  lambda values: values and len(values) >= 4, timeout=10)
     assert menu[0] == "" and {"180", "360", "720"} <= set(menu), menu
-    choose = "(v) => { const m = document.getElementById('quality'); m.value = v; m.dispatchEvent(new Event('change')); return m.value; }"
-    await viewer.evaluate(f"({choose})('180')")
+    await viewer.select("quality", "180")
     forced = await viewer.wait_for("window.onairViewer", lambda r: r["width"] == 320 and r["height"] == 180
                                    and (r.get("layer") or {}).get("height") == 180, timeout=15)
     # The stats line is redrawn once a second (the decoder's size may be newer than it).
     await viewer.wait_for("document.getElementById('stats').textContent", lambda text: text and "320×180" in text,
                           timeout=5)
     await viewer.screenshot(artifacts_dir(tmp_path) / "room-onair-180.png")
-    await viewer.evaluate(f"({choose})('')")
+    await viewer.select("quality", "")
     back = await viewer.wait_for("window.onairViewer", lambda r: r["width"] == 1280 and r["height"] == 720, timeout=15)
     return {"forced": f"{forced['width']}x{forced['height']} layer {forced['layer']}", "auto_again": f"{back['width']}x{back['height']}"}
 

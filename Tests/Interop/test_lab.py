@@ -19,21 +19,40 @@ The viewer side (broadcast --simulcast, clean uplink; test_viewer_case):
   two-viewers-600k  v1 behind tbf 600 kbit/s (figures only), v2 clean: 720 lines throughout,
                     >= 29 fps, no freeze over 300 ms
 
+Real browsers (headless Chromium in its lab namespace, DevTools driven from a loop inside
+it; test_chromium_case, marked `chromium`; each run ~30 s):
+
+  chromium-viewer-1mbit    the relay's viewer page behind tbf 1 Mbit/s (Chromium's transport-cc:
+                    the relay's send-side estimator), broadcast --simulcast, settled 8 s, 12 s
+                    measured: getStats frameWidth 640 (at the end and in >= 80 % of the
+                    once-a-second samples), framesPerSecond >= 25; then the quality menu's
+                    320x180 entry: within 10 s getStats 320x180 and the page's own layer
+                    display ("Resolution 320×180", "Layer q"), and 320x180 frames presented.
+                    Known relay defect (lab_cases.py): the estimate can collapse; a run that
+                    misses only what that explains is reported as xfail, not as a pass
+  chromium-publisher-600k  Chromium publishing simulcast q/h/f over WHIP (fake camera playing a
+                    noisy 1280x720 file), the aiortc viewer behind tbf 600 kbit/s, settled 8 s,
+                    16 s measured: no frame 720 lines tall, >= 20 fps, no freeze over 1500 ms
+
 Cases settle 10 s after the viewers' first frames and measure 30 s unless they set their own
 (the viewer-side cases: 6 s and 16 or 36 s); ONAIR_LAB_SETTLE, ONAIR_LAB_MEASURE override
 every case. Skips, with the reason, when the lab cannot be built.
 
   .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py
   .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py -k viewer_case
+  .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py -k chromium
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 
+from chromium import Chromium
 from harness import netlab
 from lab_cases import CASES, run_case
 
@@ -45,8 +64,9 @@ def _seconds(variable: str) -> float | None:
 
 SETTLE = _seconds("ONAIR_LAB_SETTLE")    # None: each case's own, else lab_cases.SETTLE (10)
 MEASURE = _seconds("ONAIR_LAB_MEASURE")  # None: each case's own, else lab_cases.MEASURE (30)
-UPLINK_CASES = [name for name, case in CASES.items() if not case.viewer_side]
-VIEWER_CASES = [name for name, case in CASES.items() if case.viewer_side]
+UPLINK_CASES = [name for name, case in CASES.items() if not case.viewer_side and not case.chromium]
+VIEWER_CASES = [name for name, case in CASES.items() if case.viewer_side and not case.chromium]
+CHROMIUM_CASES = [name for name, case in CASES.items() if case.chromium]
 
 
 @pytest.fixture
@@ -69,6 +89,9 @@ def _run(name, lab, procs, tmp_path):
     print(f"\n{case.title}: {result.line()}")
     print(f"relay GET /api/streams/42: {json.dumps(result.stream)}")
     problems = result.problems()
+    known = result.defect_problems()
+    if problems and len(known) == len(problems):
+        pytest.xfail(f"{case.title}: known relay defect ({case.known_defect}): " + "; ".join(problems))
     assert not problems, f"{case.title}: " + "; ".join(problems) + f"\n{result.line()}"
 
 
@@ -79,4 +102,12 @@ def test_uplink_case(name, lab, procs, tmp_path):
 
 @pytest.mark.parametrize("name", VIEWER_CASES)
 def test_viewer_case(name, lab, procs, tmp_path):
+    _run(name, lab, procs, tmp_path)
+
+
+@pytest.mark.chromium
+@pytest.mark.parametrize("name", CHROMIUM_CASES)
+def test_chromium_case(name, lab, procs, tmp_path):
+    if not shutil.which(Chromium().binary) and not Path(Chromium().binary).exists():
+        pytest.fail("chromium is not installed (tools/setup.sh installs it)")
     _run(name, lab, procs, tmp_path)

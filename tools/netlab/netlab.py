@@ -23,6 +23,8 @@ A link is named after its peer ("pub", "v1"); "up" is peer -> relay, "down" rela
         lab.set_loss("pub", "up", 5)             # percent
         proc = lab.run("v1", ["python3", "viewer.py"])  # ip netns exec
         lab.address("relay")                     # "198.18.0.1"
+        loop = lab.loop("v1")                    # asyncio loop on a thread in v1's namespace
+        loop.run(coroutine(), timeout=30); loop.close()
 
 CLI (for manual use; a CLI lab has the id "cli" and stays until `down`):
     netlab.py up [--viewers N] | down [--all] | status
