@@ -69,13 +69,22 @@ public struct ViewerBandwidthEstimator: Sendable {
         if bitrate < estimate { controller.handle(rembBitrate: bitrate, now: now.nanoseconds) }
     }
 
-    /// A receiver report's fraction lost about our video (RFC 3550 §6.4.1), 0...1.
+    /// A receiver report's fraction lost about our video (RFC 3550 §6.4.1), 0...1. It
+    /// steers the estimate at most once per ``lossInterval``: Chromium sends a report with
+    /// every NACK (42 in a second during a burst), and each one over 10 % would cut the
+    /// estimate again, down to its floor within half a second (libwebrtc itself acts on
+    /// loss at most once per 300 ms plus a round trip).
     public mutating func handle(fractionLost: Double, now: MonoTime) {
         lossFraction = fractionLost
         lastFeedback = now
+        if let last = lastLossUpdate, now - last < Self.lossInterval { return }
+        lastLossUpdate = now
         controller.handle(fractionLost: fractionLost, now: now.nanoseconds)
         if fractionLost > 0.10 { lastCongestion = now }
     }
+
+    public static let lossInterval: Duration = .milliseconds(400)
+    private var lastLossUpdate: MonoTime?
 
     public mutating func probeSucceeded(rate: Int, now: MonoTime) {
         controller.handle(probedBitrate: rate, now: now.nanoseconds)

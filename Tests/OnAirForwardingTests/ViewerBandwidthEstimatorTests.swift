@@ -53,6 +53,18 @@ struct ViewerBandwidthEstimatorTests {
         #expect(estimator.lastCongestion == now + .seconds(1))
     }
 
+    @Test("a burst of receiver reports (Chromium sends one with every NACK) cuts once per 400 ms, not per report")
+    func lossReportBurst() {
+        var estimator = ViewerBandwidthEstimator(feedback: .transportCC, start: 1_500_000)
+        var now = t0
+        for _ in 0..<42 {   // one second of reports, each about a handful of packets
+            now = now + .milliseconds(24)
+            estimator.handle(fractionLost: 0.5, now: now)
+        }
+        // Three cuts (at 0, 400 and 800 ms) of x0.75 each, not 42: 1.5M x 0.75^3 ~ 633k.
+        #expect(estimator.estimate > 600_000 && estimator.estimate < 650_000, "\(estimator.estimate)")
+    }
+
     @Test("REMB: a falling REMB is taken, a rising one (a receiver's slow AIMD) is not")
     func rembFallingOnly() {
         var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 5_000_000)
