@@ -44,6 +44,11 @@ public struct RetransmissionHistory: Sendable {
     @inline(__always)
     private static func slot(_ sequence: UInt16) -> Int { Int(sequence) & (capacity - 1) }
 
+    /// Whether `slot` still holds `sequence` (not a newer packet that reused it).
+    private func holds(_ slot: Int, _ sequence: UInt16) -> Bool {
+        entries[slot].valid && entries[slot].sequence == sequence
+    }
+
     /// A video packet sent for the first time.
     @inline(__always)
     public mutating func recordSent(sequence: UInt16, timestamp: UInt32, marker: Bool) {
@@ -52,16 +57,17 @@ public struct RetransmissionHistory: Sendable {
 
     /// The timestamp and marker `sequence` was sent with, while it is remembered.
     public func sent(_ sequence: UInt16) -> (timestamp: UInt32, marker: Bool)? {
-        let entry = entries[Self.slot(sequence)]
-        guard entry.valid, entry.sequence == sequence else { return nil }
-        return (entry.timestamp, entry.marker)
+        let slot = Self.slot(sequence)
+        guard holds(slot, sequence) else { return nil }
+        return (entries[slot].timestamp, entries[slot].marker)
     }
 
     /// Whether a NACK for `sequence` should be answered now: not if it was resent less than
     /// `interval` (a round trip) ago, nor after ``maximumAttempts``.
     public func mayResend(_ sequence: UInt16, interval: Duration, now: MonoTime) -> Bool {
-        let entry = entries[Self.slot(sequence)]
-        guard entry.valid, entry.sequence == sequence else { return true }
+        let slot = Self.slot(sequence)
+        guard holds(slot, sequence) else { return true }
+        let entry = entries[slot]
         if entry.attempts == 0 { return true }
         return entry.attempts < Self.maximumAttempts && now - entry.lastResent >= interval
     }
@@ -70,7 +76,7 @@ public struct RetransmissionHistory: Sendable {
     /// shows it arrived (receivers that do not repeat NACKs).
     public mutating func noteResent(_ sequence: UInt16, confirm: Bool, now: MonoTime) {
         let index = Self.slot(sequence)
-        guard entries[index].valid, entries[index].sequence == sequence else { return }
+        guard holds(index, sequence) else { return }
         entries[index].attempts &+= 1
         entries[index].lastResent = now
         guard confirm, !entries[index].awaitingConfirmation else { return }
@@ -83,11 +89,15 @@ public struct RetransmissionHistory: Sendable {
     /// window below its newest entry, has arrived.
     public mutating func noteNACK(_ sequences: [UInt16]) {
         guard !outstanding.isEmpty, let newest = sequences.max(by: { Int16(bitPattern: $0 &- $1) < 0 }) else { return }
-        outstanding.removeAll { sequence in
-            let age = newest &- sequence
-            guard age < Self.nackWindow, !sequences.contains(sequence) else { return false }
-            entries[Self.slot(sequence)].awaitingConfirmation = false
-            return true
+        var index = 0
+        while index < outstanding.count {
+            let sequence = outstanding[index]
+            if newest &- sequence < Self.nackWindow, !sequences.contains(sequence) {
+                forget(sequence)
+                outstanding.remove(at: index)
+            } else {
+                index += 1
+            }
         }
     }
 
@@ -100,20 +110,20 @@ public struct RetransmissionHistory: Sendable {
         while index < outstanding.count {
             let sequence = outstanding[index]
             let slot = Self.slot(sequence)
-            let entry = entries[slot]
-            guard entry.valid, entry.sequence == sequence, entry.attempts < Self.maximumAttempts else {
-                entries[slot].awaitingConfirmation = false
+            guard holds(slot, sequence), entries[slot].attempts < Self.maximumAttempts else {
+                forget(sequence)
                 outstanding.remove(at: index)
                 continue
             }
-            if now - entry.lastResent >= interval { overdue.append(sequence) }
+            if now - entries[slot].lastResent >= interval { overdue.append(sequence) }
             index += 1
         }
     }
 
+    /// No longer awaits a confirmation for `sequence` (if its slot still holds it).
     private mutating func forget(_ sequence: UInt16) {
         let slot = Self.slot(sequence)
-        if entries[slot].sequence == sequence { entries[slot].awaitingConfirmation = false }
+        if holds(slot, sequence) { entries[slot].awaitingConfirmation = false }
     }
 
     /// Resends awaiting confirmation.

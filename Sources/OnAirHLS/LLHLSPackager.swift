@@ -37,7 +37,8 @@ public struct LLHLSPackager: Sendable {
     let leadTimescale: Int64
     let leadIsVideo: Bool
     let partTargetTicks: Int64
-    let segmentTargetTicks: Int64
+    /// The segment target in lead-track ticks: a segment ends at the first IDR this long after its start.
+    public let segmentTargetTicks: Int64
     var store: SegmentStore
     var follower: FollowerQueue?
     var open: PartAssembler? = nil

@@ -33,6 +33,17 @@ def attributes(line: str) -> dict:
     return {k: v.strip('"') for k, v in re.findall(r'([A-Z0-9-]+)=("[^"]*"|[^,]*)', rest)}
 
 
+def wait_for_multivariant(base: str, timeout: float = 20) -> tuple[dict, bytes]:
+    """Polls `{base}/index.m3u8` until it answers 200; returns its headers and body."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status, headers, body = get(f"{base}/index.m3u8")
+        if status == 200:
+            return headers, body
+        assert time.monotonic() < deadline, f"no multivariant playlist: {status} {body[:200]}"
+        time.sleep(0.3)
+
+
 @pytest.fixture
 def live_hls(relay, procs):
     if relay.target != "onair":
@@ -41,13 +52,7 @@ def live_hls(relay, procs):
                            *(["--token", relay.publish_token] if relay.publish_token else []), timeout=120)
     publisher.wait_event("connected", timeout=20)
     base = f"{relay.base_url}/hls/{ROOM}"
-    deadline = time.monotonic() + 20
-    while True:
-        status, headers, body = get(f"{base}/index.m3u8")
-        if status == 200:
-            break
-        assert time.monotonic() < deadline, f"no multivariant playlist: {status} {body[:200]}"
-        time.sleep(0.5)
+    headers, body = wait_for_multivariant(base)
     media_uri = [l for l in body.decode().splitlines() if l and not l.startswith("#")][0]
     return relay, publisher, base, f"{base}/{media_uri}", headers, body.decode()
 

@@ -14,7 +14,7 @@ import m3u8
 import pytest
 
 from test_broadcast import broadcast_bin, room_live, start_broadcast, wait_until  # noqa: F401 (fixture)
-from test_hls import get
+from test_hls import get, wait_for_multivariant
 
 ROOM = "42"
 SIZES = {(1280, 720), (640, 360), (320, 180)}
@@ -28,13 +28,7 @@ def simulcast_hls(relay, procs, broadcast_bin):  # noqa: F811
                               "--size", "1280x720", "--fps", "30", "--preset", "ultrafast", env_token=relay.publish_token)
     wait_until(lambda: room_live(relay), 20, "live at the relay", process)
     base = f"{relay.base_url}/hls/{ROOM}"
-    deadline = time.monotonic() + 20
-    while True:
-        status, _, body = get(f"{base}/index.m3u8")
-        if status == 200:
-            break
-        assert time.monotonic() < deadline, f"no multivariant playlist: {status} {body[:200]}"
-        time.sleep(0.3)
+    _, body = wait_for_multivariant(base)
     return relay, process, base, body.decode()
 
 

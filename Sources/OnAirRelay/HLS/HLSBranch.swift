@@ -35,9 +35,9 @@ final class HLSBranch {
     private var opus = OpusDepacketizer()
     private var transcoder: OpusToAACTranscoder?
     private(set) var firstPacketAt: MonoTime?
-    private var timelineStarted = false
     /// The timeline's zero: NTP seconds of a sender report, or an arrival time without them.
     private var epoch: (seconds: Double, fromSenderReports: Bool)?
+    private var timelineStarted: Bool { epoch != nil }
     /// Unix milliseconds at media time 0 (EXT-X-PROGRAM-DATE-TIME), the same for every rendition.
     private var programDateTimeAnchor: Int64?
     /// The first rendition put on the timeline: the others take their offset from it.
@@ -54,9 +54,6 @@ final class HLSBranch {
     var keyframeWanted = false
     private(set) var finished = false
     private(set) var errors = 0
-    /// Segments a rendition could not start in step with the others (its layer's IDRs are
-    /// not at the others' times): it waits for the next boundary.
-    private(set) var misalignedStarts = 0
 
     enum Target { case content, playlist(BlockingTarget), part(Int) }
 
@@ -247,7 +244,6 @@ final class HLSBranch {
         epoch = (seconds, reports)
         audio.start(epochSeconds: seconds, useSenderReport: reports)
         programDateTimeAnchor = Int64(Date().timeIntervalSince1970 * 1000)
-        timelineStarted = true
         logger.debug("HLS timeline started", metadata: ["room": "\(room)", "sync": "\(reports ? "sender_reports" : "arrival")",
                                                         "renditions": "\(renditions.count)"])
         return true
@@ -271,19 +267,17 @@ final class HLSBranch {
     /// presentation (segment 0); a later one joins the segment the others opened at the same
     /// time, or the next one if the others are about to cut there. Nil: not a boundary; wait.
     private func startingPoint(forKeyframeAt pts: Int64) -> RenditionStart? {
-        let started = renditions.compactMap(\.packager).filter { $0.origin != nil }
-        guard let reference = (primary?.packager?.origin != nil ? primary?.packager : nil)
-                ?? started.first, let origin = reference.origin, let open = reference.openSegmentStart else {
+        // The primary rendition's packager if it started, else any that did.
+        let candidates = ([primary].compactMap { $0 } + renditions).lazy.compactMap(\.packager)
+        guard let reference = candidates.first(where: { $0.origin != nil }), let origin = reference.origin,
+              let open = reference.openSegmentStart else {
             return .first
         }
         let tolerance: Int64 = 1500   // half a frame at 30 frames/s, 90 kHz
         if abs(pts - open.timestamp) <= tolerance { return .join(origin: origin, mediaSequence: open.mediaSequence) }
-        let target = Int64((Double(settings.segmentTarget.components.seconds)
-                            + Double(settings.segmentTarget.components.attoseconds) / 1e18) * 90_000)
-        if pts > open.timestamp, pts - open.timestamp >= target - tolerance {
+        if pts > open.timestamp, pts - open.timestamp >= reference.segmentTargetTicks - tolerance {
             return .join(origin: origin, mediaSequence: open.mediaSequence + 1)
         }
-        misalignedStarts += 1
         logger.debug("HLS rendition waits for a segment boundary", metadata: [
             "room": "\(room)", "keyframe_pts": "\(pts)", "open_segment": "\(open.mediaSequence)", "open_pts": "\(open.timestamp)"])
         return nil
