@@ -60,7 +60,6 @@ let package = Package(
         .target(name: "OnAirHLS", dependencies: ["OnAirWire", "OnAirPayload"], swiftSettings: strict),
         // The relay's forwarding core, sans-I/O: per-viewer rewriting, layer choice, bandwidth
         // estimation and probing. Values in, values out; the relay's I/O layer feeds it.
-        .target(name: "OnAirForwarding", dependencies: ["OnAirWire", "OnAirRTP", "OnAirRateControl"], swiftSettings: strict),
 
         // L2: sans-I/O wrappers of C libraries.
         .target(name: "OnAirCrypto", dependencies: ["CLiveOpenSSL", "OnAirWire"], swiftSettings: strict),
@@ -73,6 +72,14 @@ let package = Package(
         .target(name: "OnAirTranscode", dependencies: ["CLiveFFmpeg"], swiftSettings: strict),
         .target(name: "OnAirWebRTC",
                 dependencies: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirSTUN", "OnAirDTLS"],
+                swiftSettings: strict),
+        // The relay's media plane, sans I/O: rooms and sessions, the datagram router, per-viewer
+        // rewriting, layer choice, bandwidth estimation, probing, NACK and keyframe handling.
+        // Datagrams in, datagrams out through a sink; time is passed in. The relay's I/O layer
+        // (UDP socket, event loop, HTTP) drives it; tests drive it in-process with a manual clock.
+        .target(name: "OnAirForwarding",
+                dependencies: ["OnAirWire", "OnAirRTP", "OnAirRateControl", "OnAirPayload", "OnAirSDP", "OnAirCrypto", "OnAirDTLS",
+                               "OnAirWebRTC", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // Encoders and sources for the broadcaster: x264, libopus, libavformat/libavdevice input.
         .target(name: "OnAirMedia", dependencies: ["CLiveFFmpeg", "CLiveX264", "CLiveOpus", "OnAirTranscode", "OnAirTestPattern"],
@@ -147,7 +154,7 @@ let package = Package(
                           swiftSettings: strict),
         // Webhook delivery figures (issue 5): latency of stream.ended, signed deliveries/s.
         .executableTarget(name: "webhooks-bench",
-                          dependencies: ["BenchSupport", "OnAirRelay", "OnAirWebhooks",
+                          dependencies: ["BenchSupport", "OnAirRelay", "OnAirForwarding", "OnAirWebhooks",
                                          .product(name: "Hummingbird", package: "hummingbird"),
                                          .product(name: "HTTPTypes", package: "swift-http-types"),
                                          .product(name: "Logging", package: "swift-log"),
@@ -184,7 +191,7 @@ let package = Package(
         .testTarget(name: "OnAirTranscodeTests", dependencies: ["OnAirTranscode", "CLiveFFmpeg"], swiftSettings: strict),
         .testTarget(name: "OnAirTestPatternTests", dependencies: ["OnAirTestSupport", "OnAirTestPattern"], swiftSettings: strict),
         .testTarget(name: "OnAirRateControlTests", dependencies: ["OnAirTestSupport", "OnAirRateControl", "OnAirRTP"], swiftSettings: strict),
-        .testTarget(name: "OnAirForwardingTests", dependencies: ["OnAirTestSupport", "OnAirForwarding", "OnAirRTP"],
+        .testTarget(name: "OnAirForwardingTests", dependencies: ["OnAirTestSupport", "OnAirForwarding", "OnAirRTP", "OnAirPayload", "OnAirWire"],
                     swiftSettings: strict),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirPayload"], swiftSettings: strict),
         .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast"], swiftSettings: strict),

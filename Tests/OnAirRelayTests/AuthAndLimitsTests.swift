@@ -1,3 +1,4 @@
+import OnAirForwarding
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -115,9 +116,9 @@ struct AuthAndLimitsTests {
             // 900 ms of loop CPU in one second of wall time: 90 % busy. Stamped far in the
             // future, so the engine's own samples (at real times, earlier) cannot close a period.
             try await relay.engine.perform { engine in
-                engine.mediaLoad = MediaLoadMeter()
-                engine.mediaLoad.sample(cpuNanoseconds: 0, viewers: 1, at: .seconds(1_000_000))
-                engine.mediaLoad.sample(cpuNanoseconds: 900_000_000, viewers: 1, at: .seconds(1_000_001))
+                engine.plane.mediaLoad = MediaLoadMeter()
+                engine.plane.mediaLoad.sample(cpuNanoseconds: 0, viewers: 1, at: .seconds(1_000_000))
+                engine.plane.mediaLoad.sample(cpuNanoseconds: 900_000_000, viewers: 1, at: .seconds(1_000_001))
             }
             let refused = try await client.post("/whep/42", TestOffers.viewer(ufrag: "vwr2"))
             #expect(refused.status == .serviceUnavailable)

@@ -1,3 +1,4 @@
+import OnAirForwarding
 import Glibc
 import OnAirWire
 import Testing

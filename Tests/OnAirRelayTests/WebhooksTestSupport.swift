@@ -1,3 +1,4 @@
+import OnAirForwarding
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -83,12 +84,12 @@ enum WebhookFixtures {
     }
 
     static func started(_ room: String, _ session: String, at: Double = Date().timeIntervalSince1970) -> StreamStarted {
-        StreamStarted(room: room, sessionID: session, codecs: ["video/H264/90000"], at: at)
+        StreamStarted(room: room, session: session, codecs: ["video/H264/90000"], at: at)
     }
 
     static func ended(_ room: String, _ session: String, _ reason: StreamEndReason = .publisherDeleted,
                       peak: Int = 0, at: Double = Date().timeIntervalSince1970) -> StreamEnded {
-        StreamEnded(room: room, sessionID: session, reason: reason, durationSeconds: 12.5, bytesIn: 1000, bytesOut: 3000,
+        StreamEnded(room: room, session: session, reason: reason, durationSeconds: 12.5, bytesIn: 1000, bytesOut: 3000,
                     peakViewers: peak, at: at)
     }
 

@@ -1,11 +1,12 @@
 import NIOCore
+import OnAirForwarding
 import OnAirHLS
 
 /// LL-HLS requests on the engine's loop.
 extension RelayEngine {
     /// The live presentation of `room`, or the one that ended there recently.
     func hlsBranch(room: String) -> HLSBranch? {
-        rooms[room]?.hls ?? endedHLS[room]?.branch
+        plane.rooms[room]?.tap as? HLSBranch ?? endedHLS[room]?.branch
     }
 
     /// `index.m3u8` of a room: the multivariant playlist of whatever stream is (or was) there,
@@ -27,7 +28,7 @@ extension RelayEngine {
 
     /// LL-HLS figures for `/metrics`.
     func hlsCounters() -> HLSCounters {
-        let live = rooms.values.reduce(0) { $0 + ($1.hls?.waitingRequests ?? 0) }
+        let live = plane.rooms.values.reduce(0) { $0 + (($1.tap as? HLSBranch)?.waitingRequests ?? 0) }
         let ended = endedHLS.values.reduce(0) { $0 + $1.branch.waitingRequests }
         return hlsStatistics.snapshot(waitingRequests: live + ended)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import OnAirForwarding
 import OnAirHLS
 import OnAirPayload
 import OnAirRTP
@@ -18,7 +19,7 @@ import OnAirWire
 /// others (``LLHLSPackager/join(originTimestamp:mediaSequence:)``). That needs the layers'
 /// IDRs at the same capture times: our `broadcast` encodes them together, Chromium keys all
 /// layers on one PLI, and the branch asks every layer for a keyframe at once.
-final class HLSBranch {
+final class HLSBranch: MediaTap {
     let room: String
     /// Names this stream's resources: a new publisher session gets new URLs, so parts and
     /// segments can be cached as immutable.

@@ -1,3 +1,4 @@
+import OnAirForwarding
 import Prometheus
 
 /// Prometheus exposition of the relay's counters. The media path keeps plain integers (no

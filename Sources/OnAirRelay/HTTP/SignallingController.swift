@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import OnAirForwarding
 
 /// WHIP (RFC 9725) and WHEP (draft-ietf-wish-whep) resources:
 /// `POST /whip/{room}`, `POST /whep/{room}` create sessions at `/{whip|whep}/{room}/{id}`,

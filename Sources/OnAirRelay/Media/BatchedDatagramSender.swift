@@ -1,5 +1,6 @@
 import CLiveSocket
 import Glibc
+import OnAirForwarding
 
 /// Queues outgoing datagrams in a preallocated arena and sends them with one `sendmmsg(2)`
 /// per batch: no allocation and no lock per packet. Confined to the media event loop.
@@ -12,7 +13,7 @@ import Glibc
 ///
 /// When the socket's send buffer is full (EAGAIN) the rest of the batch is dropped and
 /// counted: a relay that cannot keep up must shed load, never queue without bound.
-public final class BatchedDatagramSender: @unchecked Sendable {
+public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
     // @unchecked: used only on the media socket's event loop thread.
     public static let slotSize = 1500
     /// Segments per GSO send: the kernel's UDP_MAX_SEGMENTS was 64 before Linux 6.4.

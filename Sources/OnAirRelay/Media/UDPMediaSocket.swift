@@ -2,6 +2,7 @@ import CLiveSocket
 import Glibc
 import NIOCore
 import NIOPosix
+import OnAirForwarding
 import OnAirWire
 
 /// Receives every datagram of the shared UDP media port and hands it, on the socket's event

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirForwarding
 
 /// A lifecycle change on its way from the media plane to the store.
 enum LifecycleMessage: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OnAirForwarding
 import OnAirWebhooks
 
 /// A lifecycle change to record (the recorder has already rate-limited viewer updates).

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OnAirForwarding
 import OnAirRelay
 import OnAirWebhooks
 import ServiceLifecycle

@@ -7,17 +7,17 @@ import OnAirWebRTC
 import OnAirWire
 
 /// WHIP/WHEP signalling on the engine's loop: offers in, sessions and answers out.
-extension RelayEngine {
-    func createSession(kind: SessionKind, room roomID: String, offer text: String, maximumHeight: Int? = nil)
-        throws(EngineError) -> SessionCreated {
-        guard sessions.count < config.limits.maxSessions else {
-            throw .overloaded("the relay is at its limit of \(config.limits.maxSessions) sessions")
+extension MediaPlane {
+    package func createSession(kind: SessionKind, room roomID: String, offer text: String, maximumHeight: Int? = nil,
+                               now: MonoTime) throws(EngineError) -> SessionCreated {
+        guard sessions.count < settings.maxSessions else {
+            throw .overloaded("the relay is at its limit of \(settings.maxSessions) sessions")
         }
         // Viewers are what loads the media loop (every packet is sent once per viewer); a
         // publisher adds one stream's worth and is always let in.
-        if kind == .viewer && !mediaLoad.admitViewer(limit: config.limits.maxMediaLoad) {
+        if kind == .viewer && !mediaLoad.admitViewer(limit: settings.maxMediaLoad) {
             throw .overloaded("the relay's media loop is \(Int(mediaLoad.projectedLoad * 100)) % busy, counting the "
-                              + "viewers just admitted (limit \(Int(config.limits.maxMediaLoad * 100)) %): no room for another viewer now")
+                              + "viewers just admitted (limit \(Int(settings.maxMediaLoad * 100)) %): no room for another viewer now")
         }
         let offer: SessionDescription
         do {
@@ -30,7 +30,6 @@ extension RelayEngine {
             iceUfrag: credentials.ufrag, icePassword: credentials.password,
             fingerprint: DTLSFingerprint(algorithm: "sha-256", bytes: certificate.fingerprintSHA256),
             candidates: localCandidates(), iceLite: true)
-        let now = MonoTime.now()
         let session: MediaSession
         let answer: SessionDescription
         let room: Room
@@ -48,7 +47,7 @@ extension RelayEngine {
                 id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
                 videoPayloadType: video?.payloadType, audioPayloadType: audio?.payloadType,
                 videoClockRate: video?.clockRate ?? 90_000, audioClockRate: audio?.clockRate ?? 48_000,
-                cacheSize: config.media.retransmitCacheSize, now: now)
+                cacheSize: settings.retransmitCacheSize, now: now)
             // Simulcast offers list several SSRCs: then the first packets decide.
             if negotiated.media(of: .video)?.rids.isEmpty ?? true {
                 publisher.videoSource = SourceLock(ssrc: negotiated.media(of: .video)?.remoteSSRC)
@@ -60,18 +59,14 @@ extension RelayEngine {
                 "extensions": "\(negotiated.media(of: .video)?.extensions ?? [:])"])
             room = rooms[roomID] ?? Room(id: roomID)
             room.publisher = publisher
-            if hlsSettings.enabled, video?.isH264 == true {
-                room.hls = HLSBranch(room: roomID, streamID: String(publisher.id.prefix(12)), settings: hlsSettings,
-                                     hasAudio: audio?.isOpus == true, rids: publisher.videoRIDs, loop: loop, logger: logger,
-                                     statistics: hlsStatistics, recordings: recordings)
-            }
+            room.tap = makeTap?(roomID, publisher)
             session = publisher
         case .viewer:
             guard let existing = rooms[roomID], let publisher = existing.publisher, !publisher.ended else {
                 throw .notLive("room \(roomID) is not live; retry later")
             }
-            guard existing.viewers.count < config.limits.maxViewersPerRoom else {
-                throw .overloaded("room \(roomID) is at its limit of \(config.limits.maxViewersPerRoom) viewers")
+            guard existing.viewers.count < settings.maxViewersPerRoom else {
+                throw .overloaded("room \(roomID) is at its limit of \(settings.maxViewersPerRoom) viewers")
             }
             let ssrcs = LocalSSRCs(
                 cname: ICECredentials.randomString(16), streamID: "onair-\(roomID)",
@@ -104,24 +99,24 @@ extension RelayEngine {
     /// and a probe takes it higher within its first seconds. Starting on a 2.5 Mbit/s top
     /// layer overran a 1 Mbit/s link for a second, and the holes that left held aiortc's
     /// jitter buffer up for many seconds.
-    static let viewerStartBitrate = 1_500_000
+    package static let viewerStartBitrate = 1_500_000
 
     /// Caps a viewer's layer (`nil`: automatic) and re-decides its layer at once.
-    func setLayerCap(id: String, room: String, maximumHeight: Int?) throws(EngineError) {
+    package func setLayerCap(id: String, room: String, maximumHeight: Int?, now: MonoTime) throws(EngineError) {
         guard let viewer = sessions[id] as? ViewerSession, viewer.room == room else { throw .unknownSession }
         viewer.selector.maximumHeight = maximumHeight
-        if let room = rooms[room], viewer.connectedAt != nil { selectLayerNow(for: viewer, in: room, now: MonoTime.now()) }
+        if let room = rooms[room], viewer.connectedAt != nil { selectLayerNow(for: viewer, in: room, now: now) }
     }
 
-    func deleteSession(id: String, room: String, kind: SessionKind) throws(EngineError) {
+    package func deleteSession(id: String, room: String, kind: SessionKind, now: MonoTime) throws(EngineError) {
         guard let session = sessions[id], session.room == room, session.kind == kind else { throw .unknownSession }
-        end(session, reason: .publisherDeleted, now: MonoTime.now())
+        end(session, reason: .publisherDeleted, now: now)
     }
 
     /// RFC 9725 §4.3: trickle candidates (nothing to do for an ICE-lite server that answers
     /// checks from any address, but the fragment is validated) or an ICE restart (new remote
     /// credentials: new local credentials, a new ETag, the answer fragment).
-    func patchSession(id: String, room: String, kind: SessionKind, ifMatch: String?, fragment text: String)
+    package func patchSession(id: String, room: String, kind: SessionKind, ifMatch: String?, fragment text: String)
         throws(EngineError) -> SessionPatched
     {
         guard let session = sessions[id], session.room == room, session.kind == kind else { throw .unknownSession }
@@ -157,11 +152,11 @@ extension RelayEngine {
 
     /// One host candidate per advertised address on the shared UDP port (RFC 8839 §5.1;
     /// priority per RFC 8445 §5.1.2.1 with type preference 126 for host).
-    func localCandidates() -> [ICECandidate] {
-        config.candidateAddresses.enumerated().map { index, address in
+    package func localCandidates() -> [ICECandidate] {
+        settings.candidateAddresses.enumerated().map { index, address in
             ICECandidate(foundation: "\(index + 1)", component: 1, transport: "udp",
                          priority: (126 << 24) | (UInt32(65_535 - index) << 8) | 255,
-                         address: address, port: UInt16(udpPort), type: .host)
+                         address: address, port: UInt16(settings.udpPort), type: .host)
         }
     }
 
@@ -174,8 +169,8 @@ extension RelayEngine {
                 remoteUfrag: negotiated.remoteUfrag, remotePassword: negotiated.remotePassword,
                 certificate: certificate, remoteFingerprint: fingerprint,
                 dtlsRole: negotiated.localSetup == .active ? .client : .server,
-                consentTimeout: .milliseconds(Int64(config.media.consentTimeoutSeconds * 1000)),
-                connectTimeout: .milliseconds(Int64(config.limits.connectTimeoutSeconds * 1000)))
+                consentTimeout: .milliseconds(Int64(settings.consentTimeoutSeconds * 1000)),
+                connectTimeout: .milliseconds(Int64(settings.connectTimeoutSeconds * 1000)))
             return try PeerSession(parameters, now: now)
         } catch let error as DTLSError {
             throw .unprocessable("cannot use the offer's DTLS fingerprint: \(error)")
@@ -203,7 +198,7 @@ extension RelayEngine {
 
     /// The strong entity tags in an If-Match value, without quotes. RFC 9110 §13.1.1: If-Match
     /// uses the strong comparison, so a weak tag (W/"...") never matches.
-    static func strongEntityTags(_ header: String) -> [String] {
+    package static func strongEntityTags(_ header: String) -> [String] {
         header.split(separator: ",").compactMap { tag in
             let t = tag.trimmingCharacters(in: .whitespaces)
             guard !t.hasPrefix("W/") else { return nil }

@@ -6,7 +6,7 @@ import OnAirWire
 extension Room {
     /// The original packet carried by an RTX packet of one of the video layers, or nil (a
     /// padding-only probe, a repair of an unknown source, a malformed packet).
-    static func recoverOriginal(of raw: UnsafeRawBufferPointer, from publisher: PublisherSession) -> [UInt8]? {
+    package static func recoverOriginal(of raw: UnsafeRawBufferPointer, from publisher: PublisherSession) -> [UInt8]? {
         guard publisher.repair != nil, let payloadType = publisher.videoPayloadType,
               let header = try? RTPHeader(parsing: raw) else { return nil }
         publisher.repair?.rtxPackets &+= 1
@@ -46,7 +46,7 @@ extension Room {
     /// timestamp. A receiver whose jitter buffer waits for every sequence number (aiortc's
     /// holds frames until 512 packets have passed: seconds on a thin stream) moves on to
     /// the keyframe asked for at the same time; libwebrtc takes padding as no media at all.
-    func announceLoss(_ sequences: [UInt16], layer: Int, sender: BatchedDatagramSender, now: MonoTime) {
+    package func announceLoss(_ sequences: [UInt16], layer: Int, sender: any DatagramSink, now: MonoTime) {
         guard let publisher, publisher.videoLayers.indices.contains(layer) else { return }
         for sequence in sequences {
             let timestamp = nearestTimestamp(to: sequence, layer: layer, of: publisher) ?? publisher.videoLayers[layer].newestTimestamp
@@ -80,7 +80,7 @@ extension Room {
     }
 
     /// Loss that no NACK can repair any more: a keyframe of that layer is the only way on.
-    func lossNeedsKeyframe(_ publisher: PublisherSession, layer: Int) {
+    package func lossNeedsKeyframe(_ publisher: PublisherSession, layer: Int) {
         publisher.repair?.keyframeRequests &+= 1
         wantKeyframe(layer: layer, of: publisher)
     }

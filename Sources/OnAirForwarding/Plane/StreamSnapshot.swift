@@ -134,7 +134,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var address: String?
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case room, live, publisher, viewers, peakViewers = "peak_viewers", codecs
         case packetsIn = "packets_in", bytesIn = "bytes_in", packetsOut = "packets_out", bytesOut = "bytes_out"
         case keyframes, keyframeRequests = "keyframe_requests", retransmissions
@@ -147,5 +147,5 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
 }
 
 extension StreamSnapshot.PublisherSnapshot {
-    enum CodingKeys: String, CodingKey { case sessionID = "session_id", state, address }
+    package enum CodingKeys: String, CodingKey { case sessionID = "session_id", state, address }
 }

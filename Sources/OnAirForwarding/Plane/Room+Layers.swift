@@ -10,7 +10,7 @@ extension Room {
     /// not forwarded (an SSRC past the layer limit, a second source of a publisher without
     /// simulcast, a retransmission of what arrived already).
     @inline(__always)
-    func admitVideo(_ view: PacketView, raw: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer,
+    package func admitVideo(_ view: PacketView, raw: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer,
                     from publisher: PublisherSession, now: MonoTime, isRetransmission: Bool)
         -> (layer: Int, keyframe: Bool, primary: Bool)?
     {

@@ -1,7 +1,7 @@
 import OnAirWire
 import OnAirTestSupport
 import Testing
-@testable import OnAirRelay
+@testable import OnAirForwarding
 
 /// Keyframe request (PLI) coalescing, driven by a manual clock.
 @Suite("KeyframeRequestCoalescer")

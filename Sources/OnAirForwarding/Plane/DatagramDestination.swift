@@ -1,12 +1,12 @@
-import CLiveSocket
+import Glibc
 import OnAirWire
 
 /// A peer's address as the kernel wants it (`sockaddr_in`/`sockaddr_in6`), built once per
 /// session so the send path does no conversion per packet.
 public struct DatagramDestination: Sendable {
     public let address: TransportAddress
-    var storage: sockaddr_storage
-    var length: socklen_t
+    package var storage: sockaddr_storage
+    package var length: socklen_t
 
     public init(_ address: TransportAddress) {
         self.address = address

@@ -1,6 +1,6 @@
 import OnAirTestSupport
 import OnAirWire
-@testable import OnAirRelay
+@testable import OnAirForwarding
 
 extension Driven where Machine == KeyframeRequestCoalescer {
     func request(now: MonoTime, prompt: Bool = false) -> Bool { machine.request(now: now, prompt: prompt) }

@@ -5,29 +5,29 @@ import OnAirWire
 
 /// One WebRTC session (a publisher or a viewer) as the engine tracks it: its peer state
 /// machine, where to send, and its signalling identity. Confined to the media event loop.
-class MediaSession {
-    let id: String
-    let room: String
-    let kind: SessionKind
-    let peer: PeerSession
-    let negotiated: NegotiatedSession
-    let createdAt: MonoTime
+package class MediaSession {
+    package let id: String
+    package let room: String
+    package let kind: SessionKind
+    package let peer: PeerSession
+    package let negotiated: NegotiatedSession
+    package let createdAt: MonoTime
     /// Strong entity tag of the current ICE credentials; a restart makes a new one.
-    var etag: String
-    var localUfrag: String
+    package var etag: String
+    package var localUfrag: String
     /// Where media goes, once ICE has selected a pair.
-    var destination: DatagramDestination?
-    var connectedAt: MonoTime?
-    var ended = false
+    package var destination: DatagramDestination?
+    package var connectedAt: MonoTime?
+    package var ended = false
 
-    var packetsIn: UInt64 = 0
-    var bytesIn: UInt64 = 0
-    var packetsOut: UInt64 = 0
-    var bytesOut: UInt64 = 0
+    package var packetsIn: UInt64 = 0
+    package var bytesIn: UInt64 = 0
+    package var packetsOut: UInt64 = 0
+    package var bytesOut: UInt64 = 0
     /// Round-trip time from RTCP report blocks (RFC 3550 §6.4.1), seconds.
-    var roundTripTime: Double?
+    package var roundTripTime: Double?
 
-    init(id: String, room: String, kind: SessionKind, peer: PeerSession, negotiated: NegotiatedSession,
+    package init(id: String, room: String, kind: SessionKind, peer: PeerSession, negotiated: NegotiatedSession,
          localUfrag: String, now: MonoTime) {
         self.id = id
         self.room = room

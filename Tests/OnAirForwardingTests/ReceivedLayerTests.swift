@@ -1,7 +1,7 @@
 import OnAirPayload
 import OnAirWire
 import Testing
-@testable import OnAirRelay
+@testable import OnAirForwarding
 
 /// Per-layer figures for `/api/streams` (simulcast publishers), from real x264 parameter sets.
 @Suite("ReceivedLayer")

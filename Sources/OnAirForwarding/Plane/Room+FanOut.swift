@@ -13,7 +13,7 @@ import OnAirWire
 /// viewer's stack strips it, its payload is unchanged, and the frame stays one run.
 extension Room {
     /// One decrypted publisher packet waiting for the end of its read batch.
-    struct PendingPacket {
+    package struct PendingPacket {
         let packet: [UInt8]
         let view: PacketView
         let isVideo: Bool
@@ -25,14 +25,14 @@ extension Room {
     }
 
     /// Padding beyond this many octets is not worth it: such a packet ends its run.
-    static let maxRunPadding = 8
+    package static let maxRunPadding = 8
 
     /// Enough for a 2.5 Mbit/s keyframe's worth of packets; bounds the latency a batch adds
     /// (the last viewer of a batch waits for all copies before it).
-    static let maxPendingPackets = 32
+    package static let maxPendingPackets = 32
 
-    func queueForFanOut(_ packet: [UInt8], view: PacketView, isVideo: Bool, keyframe: Bool, layer: Int,
-                        sender: BatchedDatagramSender, now: MonoTime) {
+    package func queueForFanOut(_ packet: [UInt8], view: PacketView, isVideo: Bool, keyframe: Bool, layer: Int,
+                        sender: any DatagramSink, now: MonoTime) {
         pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe, layer: layer,
                                             padding: isVideo ? Self.runPadding(payloadSize: view.payloadRange.count,
                                                                                after: pendingPackets.last) : 0))
@@ -41,7 +41,7 @@ extension Room {
 
     /// The padding that makes a video payload of `payloadSize` octets as long as the padded
     /// payload of the video packet before it, when that is at most ``maxRunPadding`` longer.
-    static func runPadding(payloadSize: Int, after previous: PendingPacket?) -> Int {
+    package static func runPadding(payloadSize: Int, after previous: PendingPacket?) -> Int {
         guard let previous, previous.isVideo else { return 0 }
         let runSize = previous.view.payloadRange.count + previous.padding
         let padding = runSize - payloadSize
@@ -49,7 +49,7 @@ extension Room {
     }
 
     /// Sends every pending packet to every connected viewer, each viewer's packets in a row.
-    func fanOutPending(sender: BatchedDatagramSender, now: MonoTime) {
+    package func fanOutPending(sender: any DatagramSink, now: MonoTime) {
         guard !pendingPackets.isEmpty, let publisher else {
             pendingPackets.removeAll(keepingCapacity: true)
             return
@@ -73,9 +73,9 @@ extension Room {
     /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.
     /// Video goes only to viewers on its layer (or switching to it at this keyframe).
     @inline(__always)
-    func send(_ view: PacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool, layer: Int, padding: Int,
+    package func send(_ view: PacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool, layer: Int, padding: Int,
               to viewer: ViewerSession, at destination: DatagramDestination, from publisher: PublisherSession,
-              sender: BatchedDatagramSender, now: MonoTime) {
+              sender: any DatagramSink, now: MonoTime) {
         let numbers: (sequence: UInt16, timestamp: UInt32)?
         let payloadType: UInt8
         let ssrc: UInt32
@@ -112,7 +112,7 @@ extension Room {
     /// and records it for the viewer's transport-cc. Returns the protected length.
     @inline(__always)
     @discardableResult
-    func emit(to viewer: ViewerSession, at destination: DatagramDestination, sender: BatchedDatagramSender, marker: Bool,
+    package func emit(to viewer: ViewerSession, at destination: DatagramDestination, sender: any DatagramSink, marker: Bool,
               payloadType: UInt8, sequence: UInt16, timestamp: UInt32, ssrc: UInt32, payload: UnsafeRawBufferPointer,
               padding: Int, now: MonoTime) -> Int? {
         let slot = sender.nextSlot()
@@ -142,7 +142,7 @@ extension Room {
 
     /// RFC 3550 §5.1 fixed header (no CSRCs, no extension) with a viewer's numbers.
     @inline(__always)
-    static func writeHeader(into slot: UnsafeMutableRawBufferPointer, padded: Bool, marker: Bool, payloadType: UInt8,
+    package static func writeHeader(into slot: UnsafeMutableRawBufferPointer, padded: Bool, marker: Bool, payloadType: UInt8,
                             sequence: UInt16, timestamp: UInt32, ssrc: UInt32) {
         slot[0] = padded ? 0xA0 : 0x80
         slot[1] = (marker ? 0x80 : 0) | payloadType
@@ -155,7 +155,7 @@ extension Room {
     /// RFC 3550 §5.1 padding: `count` octets ending at `end`, the last of which counts them
     /// (itself included).
     @inline(__always)
-    static func writePadding(into slot: UnsafeMutableRawBufferPointer, count: Int, endingAt end: Int) {
+    package static func writePadding(into slot: UnsafeMutableRawBufferPointer, count: Int, endingAt end: Int) {
         for index in (end - count)..<(end - 1) { slot[index] = 0 }
         slot[end - 1] = UInt8(count)
     }

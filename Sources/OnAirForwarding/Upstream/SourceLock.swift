@@ -4,24 +4,24 @@ import OnAirWire
 /// several encodings on one payload type; forwarding them all would interleave three
 /// pictures. We keep the best-ranked source seen (see ``PublisherSession/videoPreference(ssrc:ridRank:)``),
 /// switch to a better one when it appears, and to any other when ours falls silent.
-struct SourceLock: Sendable {
-    private(set) var ssrc: UInt32?
+package struct SourceLock: Sendable {
+    package private(set) var ssrc: UInt32?
     private var rank = Int.max
     private var lastSeen = MonoTime.zero
-    let silence: Duration
+    package let silence: Duration
     /// Packets from other sources of this kind that were not forwarded.
-    private(set) var ignored: UInt64 = 0
+    package private(set) var ignored: UInt64 = 0
 
-    init(ssrc: UInt32? = nil, silence: Duration = .seconds(1)) {
+    package init(ssrc: UInt32? = nil, silence: Duration = .seconds(1)) {
         self.ssrc = ssrc
         self.silence = silence
     }
 
-    enum Decision { case forward, switched, ignore }
+    package enum Decision { case forward, switched, ignore }
 
     /// - Parameter candidateRank: the candidate's preference (lower is better), Int.max if unknown.
     @inline(__always)
-    mutating func accept(_ candidate: UInt32, rank candidateRank: Int = .max, now: MonoTime) -> Decision {
+    package mutating func accept(_ candidate: UInt32, rank candidateRank: Int = .max, now: MonoTime) -> Decision {
         if ssrc == candidate {
             lastSeen = now
             if candidateRank < rank { rank = candidateRank }

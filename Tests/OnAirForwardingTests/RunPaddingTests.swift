@@ -1,5 +1,5 @@
 import Testing
-@testable import OnAirRelay
+@testable import OnAirForwarding
 
 /// RTP padding that keeps a frame's FU-A fragments one UDP GSO run (Room+FanOut).
 @Suite("Fan-out run padding")

@@ -4,9 +4,9 @@ import OnAirWire
 
 /// Per-viewer layers on the engine's loop: keyframe requests per layer, each viewer's layer
 /// choice from its estimate, and the padding of its probes.
-extension RelayEngine {
+extension MediaPlane {
     /// PLIs (RFC 4585 §6.3.1) for the layers that want a keyframe, coalesced per layer.
-    func requestKeyframes(_ room: Room, now: MonoTime) {
+    package func requestKeyframes(_ room: Room, now: MonoTime) {
         guard room.needsKeyframe else { return }
         room.needsKeyframe = false
         guard let publisher = room.publisher else { return }
@@ -21,21 +21,21 @@ extension RelayEngine {
     }
 
     /// Requests held back by the coalescing that may go out now.
-    func pollKeyframeRequests(_ room: Room, now: MonoTime) {
+    package func pollKeyframeRequests(_ room: Room, now: MonoTime) {
         guard let publisher = room.publisher else { return }
         for layer in publisher.videoLayers.indices where publisher.videoLayers[layer].keyframeRequests.poll(now: now) {
             sendKeyframeRequest(publisher, layer: layer)
         }
     }
 
-    func sendKeyframeRequest(_ publisher: PublisherSession, layer: Int) {
+    package func sendKeyframeRequest(_ publisher: PublisherSession, layer: Int) {
         sendRTCP([.pictureLossIndication(PictureLossIndication(senderSSRC: rtcpSenderSSRC,
                                                                mediaSSRC: publisher.videoLayers[layer].ssrc))], to: publisher)
     }
 
     /// Re-decides every connected viewer's layer (``LayerSelector``) and asks for a keyframe
     /// of each layer a viewer waits for.
-    func selectLayers(_ room: Room, now: MonoTime) {
+    package func selectLayers(_ room: Room, now: MonoTime) {
         guard let publisher = room.publisher, !publisher.videoLayers.isEmpty else { return }
         fillLayerCandidates(of: publisher, now: now)
         for viewer in room.viewers where viewer.connectedAt != nil && viewer.video != nil {
@@ -46,7 +46,7 @@ extension RelayEngine {
 
     /// One viewer's layer at once (it just connected, or changed its cap), and the keyframe
     /// it needs: its first frame waits for nothing else.
-    func selectLayerNow(for viewer: ViewerSession, in room: Room, now: MonoTime) {
+    package func selectLayerNow(for viewer: ViewerSession, in room: Room, now: MonoTime) {
         guard let publisher = room.publisher, !publisher.videoLayers.isEmpty, viewer.video != nil else { return }
         fillLayerCandidates(of: publisher, now: now)
         selectLayer(for: viewer, in: room, publisher: publisher, now: now)
@@ -60,7 +60,7 @@ extension RelayEngine {
         }
     }
 
-    func selectLayer(for viewer: ViewerSession, in room: Room, publisher: PublisherSession, now: MonoTime) {
+    package func selectLayer(for viewer: ViewerSession, in room: Room, publisher: PublisherSession, now: MonoTime) {
         let target = viewer.selector.update(layers: layerCandidates, audioBitrate: Int(publisher.audioBitrate),
                                             estimator: &viewer.estimator, canProbe: viewer.rtx != nil,
                                             sendingRate: viewer.videoPayloadRate + Int(publisher.audioBitrate), now: now)
@@ -70,7 +70,7 @@ extension RelayEngine {
 
     /// Padding-only RTX packets (RFC 4588 §4, RFC 3550 §5.1) to each probing viewer, enough to
     /// bring what it receives up to the probe's rate over this tick.
-    func sendProbePadding(_ room: Room, now: MonoTime, interval: Duration) {
+    package func sendProbePadding(_ room: Room, now: MonoTime, interval: Duration) {
         guard let publisher = room.publisher else { return }
         for viewer in room.viewers {
             guard let rate = viewer.selector.probe.paddingTarget(now: now), let rtx = viewer.rtx, let video = viewer.video,
@@ -93,5 +93,5 @@ extension RelayEngine {
     }
 
     /// 255-octet padding packets: 100 per 20 ms tick is about 10 Mbit/s.
-    static let maximumPaddingPacketsPerTick = 100
+    package static let maximumPaddingPacketsPerTick = 100
 }

@@ -1,6 +1,6 @@
 import OnAirWire
 import Testing
-@testable import OnAirRelay
+@testable import OnAirForwarding
 
 @Suite("Media loop load")
 struct MediaLoadMeterTests {

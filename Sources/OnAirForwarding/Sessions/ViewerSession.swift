@@ -7,46 +7,46 @@ import OnAirWire
 /// A WHEP viewer: receives the room's media with its own SSRCs, sequence numbers and
 /// timestamps, in the payload types it negotiated; its video from the layer its link carries
 /// (``LayerSelector`` on its ``ViewerBandwidthEstimator``).
-final class ViewerSession: MediaSession {
-    var video: LayeredVideoRewriter?
-    var audio: TrackRewriter?
-    var estimator: ViewerBandwidthEstimator
-    var selector: LayerSelector
+package final class ViewerSession: MediaSession {
+    package var video: LayeredVideoRewriter?
+    package var audio: TrackRewriter?
+    package var estimator: ViewerBandwidthEstimator
+    package var selector: LayerSelector
     /// abs-send-time / transport-wide sequence numbers written on every packet sent.
-    var extensions: ViewerHeaderExtensions
+    package var extensions: ViewerHeaderExtensions
     /// RFC 4588 RTX stream, when negotiated: carries padding-only probe packets with their own
     /// sequence numbers, so probing never disturbs the media's numbering or NACKs.
-    let rtx: (ssrc: UInt32, payloadType: UInt8)?
-    var rtxSequence = UInt16.random(in: 0...UInt16.max)
-    var retransmitBudget = RetransmitBudget()
+    package let rtx: (ssrc: UInt32, payloadType: UInt8)?
+    package var rtxSequence = UInt16.random(in: 0...UInt16.max)
+    package var retransmitBudget = RetransmitBudget()
     /// The video sent, by this viewer's sequence numbers: for NACKs (``RetransmissionHistory``).
-    var history = RetransmissionHistory()
-    var retransmissions: UInt64 = 0
+    package var history = RetransmissionHistory()
+    package var retransmissions: UInt64 = 0
     /// NACKed packets answered with padding instead (gone from the cache, or over budget).
-    var retransmissionsGivenUp: UInt64 = 0
-    var nacksReceived: UInt64 = 0
-    var keyframeRequests: UInt64 = 0
-    var packetsDropped: UInt64 = 0
-    var paddingPackets: UInt64 = 0
-    var paddingBytes: UInt64 = 0
+    package var retransmissionsGivenUp: UInt64 = 0
+    package var nacksReceived: UInt64 = 0
+    package var keyframeRequests: UInt64 = 0
+    package var packetsDropped: UInt64 = 0
+    package var paddingPackets: UInt64 = 0
+    package var paddingBytes: UInt64 = 0
     /// Time spent with video paused (the estimate below the smallest layer).
-    var pausedTime: Duration = .zero
+    package var pausedTime: Duration = .zero
     /// Packets and payload octets sent per track, for our sender reports (RFC 3550 §6.4.1).
-    var videoPackets: UInt32 = 0
-    var videoOctets: UInt32 = 0
-    var audioPackets: UInt32 = 0
-    var audioOctets: UInt32 = 0
+    package var videoPackets: UInt32 = 0
+    package var videoOctets: UInt32 = 0
+    package var audioPackets: UInt32 = 0
+    package var audioOctets: UInt32 = 0
     /// Video payload octets sent (media, retransmissions and padding), sampled into
     /// ``videoPayloadRate``: a REMB counts payload, and aiortc's counts its video alone.
-    var videoPayloadBytes: UInt64 = 0
+    package var videoPayloadBytes: UInt64 = 0
     private var sampledPayloadBytes: UInt64 = 0
     private var sampledAt: MonoTime?
-    private(set) var videoPayloadRate = 0
+    package private(set) var videoPayloadRate = 0
     /// The compact NTP time of our last SR per SSRC, to turn report blocks into RTT.
-    var lastSenderReport: [UInt32: (compact: UInt32, sentAt: MonoTime)] = [:]
-    let cname: String
+    package var lastSenderReport: [UInt32: (compact: UInt32, sentAt: MonoTime)] = [:]
+    package let cname: String
 
-    init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
+    package init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
          video: TrackRewriter?, audio: TrackRewriter?, cname: String, maximumHeight: Int?, startBitrate: Int, now: MonoTime) {
         self.video = video.map { LayeredVideoRewriter(rewriter: $0, target: nil) }
         self.audio = audio
@@ -72,16 +72,16 @@ final class ViewerSession: MediaSession {
 
     /// The viewer repeats its own NACKs (libwebrtc, every round trip); aiortc asks once per
     /// new gap, so the relay resends unasked until a NACK shows the packet arrived.
-    var repeatsNACKs: Bool { extensions.transportSequenceID != nil }
+    package var repeatsNACKs: Bool { extensions.transportSequenceID != nil }
 
     /// At most one resend of a packet per this: the measured round trip (queueing included),
     /// at least 30 ms.
-    var resendInterval: Duration {
+    package var resendInterval: Duration {
         .milliseconds(Int64(max(0.03, roundTripTime ?? 0.1) * 1000))
     }
 
     /// Updates ``videoPayloadRate`` (about once a second).
-    func sampleRates(now: MonoTime) {
+    package func sampleRates(now: MonoTime) {
         if let sampledAt, now > sampledAt {
             videoPayloadRate = Int(Double(videoPayloadBytes - sampledPayloadBytes) * 8 / (now - sampledAt).seconds)
         }

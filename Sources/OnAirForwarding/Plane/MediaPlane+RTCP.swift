@@ -6,8 +6,8 @@ import OnAirWire
 /// RTCP on the engine's loop: feedback from viewers (PLI/FIR coalesced to the publisher, NACK
 /// answered from the cache), sender reports translated per viewer, receiver reports to the
 /// publisher.
-extension RelayEngine {
-    func handleRTCP(_ packet: [UInt8], from session: MediaSession, now: MonoTime) {
+extension MediaPlane {
+    package func handleRTCP(_ packet: [UInt8], from session: MediaSession, now: MonoTime) {
         guard let packets = try? RTCPPacket.parseCompound(packet), let room = rooms[session.room] else { return }
         if let publisher = session as? PublisherSession {
             for case .senderReport(let report) in packets {
@@ -21,10 +21,10 @@ extension RelayEngine {
                 }
                 forwardSenderReport(report, in: room, from: publisher, now: now)
                 if let layer = publisher.videoLayer(ssrc: report.ssrc) {
-                    room.hls?.senderReport(layer: layer, rid: publisher.videoLayers[layer].rid, isPrimary: layer == publisher.primaryLayer,
+                    room.tap?.senderReport(layer: layer, rid: publisher.videoLayers[layer].rid, isPrimary: layer == publisher.primaryLayer,
                                            ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
                 } else if report.ssrc == publisher.audioSSRC {
-                    room.hls?.senderReport(layer: nil, rid: nil, isPrimary: false, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
+                    room.tap?.senderReport(layer: nil, rid: nil, isPrimary: false, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
                 }
             }
         } else if let viewer = session as? ViewerSession {
@@ -55,7 +55,7 @@ extension RelayEngine {
         }
     }
 
-    func sendRTCP(_ packets: [RTCPPacket], to session: MediaSession) {
+    package func sendRTCP(_ packets: [RTCPPacket], to session: MediaSession) {
         guard session.peer.canSendMedia, let destination = session.destination,
               let protected = session.peer.protectRTCP(RTCPCompoundBuilder.serialize(packets)) else { return }
         sender.enqueue(protected, to: destination)
@@ -108,7 +108,7 @@ extension RelayEngine {
     }
 
     /// transport-cc feedback every ~50 ms while packets arrive (browsers expect 50-100 ms).
-    func sendTransportFeedback(_ publisher: PublisherSession, now: MonoTime) {
+    package func sendTransportFeedback(_ publisher: PublisherSession, now: MonoTime) {
         guard publisher.transportSequenceExtensionID != nil, now - publisher.lastTransportFeedback >= .milliseconds(50),
               let ssrc = publisher.videoSSRC ?? publisher.audioSSRC,
               let feedback = publisher.transportFeedback.makeFeedback(senderSSRC: rtcpSenderSSRC, mediaSSRC: ssrc) else { return }
@@ -118,7 +118,7 @@ extension RelayEngine {
 
     /// Every second: receiver reports about the publisher's streams (its encoder adapts to
     /// our loss and jitter figures) and, where negotiated, REMB with the bitrate we accept.
-    func sendPeriodicReports(room: Room, now: MonoTime) {
+    package func sendPeriodicReports(room: Room, now: MonoTime) {
         guard let publisher = room.publisher, publisher.peer.canSendMedia else { return }
         publisher.sampleRates(now: now)
         var blocks: [ReportBlock] = []
@@ -134,7 +134,7 @@ extension RelayEngine {
         var packets: [RTCPPacket] = [.receiverReport(ReceiverReport(ssrc: rtcpSenderSSRC, reportBlocks: blocks))]
         if let video = publisher.negotiated.media(of: .video), video.codec.hasFeedback("goog-remb"),
            !publisher.videoLayers.isEmpty {
-            packets.append(.remb(REMB(senderSSRC: rtcpSenderSSRC, bitrate: UInt64(config.media.maxPublishBitrate),
+            packets.append(.remb(REMB(senderSSRC: rtcpSenderSSRC, bitrate: UInt64(settings.maxPublishBitrate),
                                       ssrcs: publisher.videoLayers.map(\.ssrc))))
         }
         packets.append(.sourceDescription(SourceDescription(ssrc: rtcpSenderSSRC, cname: "onair-relay")))

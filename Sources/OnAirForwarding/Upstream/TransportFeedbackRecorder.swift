@@ -4,7 +4,7 @@ import OnAirRTP
 /// record into transport-cc feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01 §3.1),
 /// which is what a browser's send-side bandwidth estimator needs to raise its bitrate. Fixed
 /// storage: recording a packet allocates nothing.
-struct TransportFeedbackRecorder: Sendable {
+package struct TransportFeedbackRecorder: Sendable {
     /// Arrival time (µs) per extended sequence number modulo the window; -1 = not arrived.
     private var arrivals: [Int64]
     private var unwrapper = SequenceNumberUnwrapper()
@@ -13,13 +13,13 @@ struct TransportFeedbackRecorder: Sendable {
     private var feedbackCount: UInt8 = 0
     private static let window = 2048
 
-    init() {
+    package init() {
         arrivals = Array(repeating: -1, count: Self.window)
     }
 
-    var hasNews: Bool { nextToReport.map { $0 <= highest } ?? false }
+    package var hasNews: Bool { nextToReport.map { $0 <= highest } ?? false }
 
-    mutating func record(sequence: UInt16, arrivalMicroseconds: Int64) {
+    package mutating func record(sequence: UInt16, arrivalMicroseconds: Int64) {
         let extended = unwrapper.unwrap(sequence)
         if let next = nextToReport, extended < next { return }  // already reported as lost
         if nextToReport == nil { nextToReport = extended }
@@ -39,7 +39,7 @@ struct TransportFeedbackRecorder: Sendable {
     }
 
     /// Feedback for everything since the last call, or nil when nothing new arrived.
-    mutating func makeFeedback(senderSSRC: UInt32, mediaSSRC: UInt32) -> TransportWideFeedback? {
+    package mutating func makeFeedback(senderSSRC: UInt32, mediaSSRC: UInt32) -> TransportWideFeedback? {
         guard let start = nextToReport, start <= highest else { return nil }
         var times: [Int64?] = []
         times.reserveCapacity(Int(highest - start + 1))

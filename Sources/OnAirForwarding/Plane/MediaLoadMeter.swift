@@ -10,25 +10,27 @@ import OnAirWire
 /// A reading is a second old at worst, and viewers arrive in bursts (a page shared, an event
 /// starting), so admission looks at a projection: the last reading plus what the viewers
 /// admitted since then will add, each costing what an average viewer cost in that reading.
-struct MediaLoadMeter {
+package struct MediaLoadMeter {
     /// The period a reading covers.
-    static let period: Duration = .seconds(1)
+    package static let period: Duration = .seconds(1)
 
     /// The last reading, 0...1 (0 until a first full period).
-    private(set) var load = 0.0
+    package private(set) var load = 0.0
     /// The last reading divided by the viewers there were: an upper bound of one viewer's
     /// share, since the reading also holds the publishers' and timers' work.
-    private(set) var loadPerViewer = 0.0
+    package private(set) var loadPerViewer = 0.0
     /// Viewers admitted since the last reading.
-    private(set) var admittedSinceReading = 0
+    package private(set) var admittedSinceReading = 0
     private var periodStart: (wall: MonoTime, cpuNanoseconds: UInt64)?
 
+    package init() {}
+
     /// The last reading plus the expected cost of the viewers admitted since.
-    var projectedLoad: Double { load + Double(admittedSinceReading) * loadPerViewer }
+    package var projectedLoad: Double { load + Double(admittedSinceReading) * loadPerViewer }
 
     /// Notes the loop thread's CPU time at `now`; closes the period once it is long enough,
     /// and only then asks how many viewers are being served.
-    mutating func sample(cpuNanoseconds: UInt64, viewers: @autoclosure () -> Int, at now: MonoTime) {
+    package mutating func sample(cpuNanoseconds: UInt64, viewers: @autoclosure () -> Int, at now: MonoTime) {
         guard let start = periodStart else {
             periodStart = (now, cpuNanoseconds)
             return
@@ -44,7 +46,7 @@ struct MediaLoadMeter {
     }
 
     /// Whether one more viewer keeps the projected load below `limit`; counts it if so.
-    mutating func admitViewer(limit: Double) -> Bool {
+    package mutating func admitViewer(limit: Double) -> Bool {
         // 1 means no check (documented): the projection can exceed 1, a reading cannot.
         guard limit >= 1 || projectedLoad < limit else { return false }
         admittedSinceReading += 1
@@ -52,7 +54,7 @@ struct MediaLoadMeter {
     }
 
     /// CPU time of the calling thread (the media loop's, when called from it).
-    static func threadCPUNanoseconds() -> UInt64 {
+    package static func threadCPUNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)

@@ -2,22 +2,22 @@ import OnAirCrypto
 
 /// Random ICE credentials (RFC 8839 §5.4): ufrag ≥ 4 and password ≥ 22 ice-chars, here 8 and
 /// 24 characters drawn from the 64-character ice-char alphabet (48 and 144 bits).
-struct ICECredentials: Sendable {
-    let ufrag: String
-    let password: String
+package struct ICECredentials: Sendable {
+    package let ufrag: String
+    package let password: String
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
-    static func generate() -> ICECredentials {
+    package static func generate() -> ICECredentials {
         ICECredentials(ufrag: randomString(8), password: randomString(24))
     }
 
-    static func randomString(_ length: Int) -> String {
+    package static func randomString(_ length: Int) -> String {
         String(SecureRandom.bytes(length).map { alphabet[Int($0 & 63)] })
     }
 
     /// A random opaque identifier for session URLs and entity tags (128 bits, hex).
-    static func randomID() -> String {
+    package static func randomID() -> String {
         SecureRandom.bytes(16).map { byte in
             let digits = Array("0123456789abcdef")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])

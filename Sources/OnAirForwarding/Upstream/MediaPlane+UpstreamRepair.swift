@@ -1,12 +1,12 @@
 import OnAirRTP
 import OnAirWire
 
-extension RelayEngine {
+extension MediaPlane {
     /// Asks the publisher again for what is missing from each video layer (RFC 4585 §6.2.1
     /// Generic NACK, one packet per layer for every due sequence number), and turns what is
     /// past repair into a keyframe request for that layer (RFC 4585 §6.3.1 PLI, coalesced
     /// with the viewers' requests).
-    func requestRepairs(_ room: Room, now: MonoTime) {
+    package func requestRepairs(_ room: Room, now: MonoTime) {
         guard let publisher = room.publisher, publisher.repair != nil else { return }
         for layer in publisher.videoLayers.indices where publisher.videoLayers[layer].gaps.missingCount > 0 {
             dueRepairs.removeAll(keepingCapacity: true)

@@ -8,44 +8,44 @@ import OnAirWire
 /// NACKs upstream, its reception statistics and sender clock, its keyframe requests, and the
 /// figures `/api/streams` lists. Counting is a few additions per packet; the picture size is
 /// read from the SPS that leads each keyframe (H.264 §7.3.2.1).
-struct ReceivedLayer {
-    let ssrc: UInt32
+package struct ReceivedLayer {
+    package let ssrc: UInt32
     /// RFC 8852 rid, when the publisher sends simulcast.
-    let rid: String?
+    package let rid: String?
     /// Recent packets (decrypted, as received) for answering viewers' NACKs.
-    var cache: RTPPacketCache
+    package var cache: RTPPacketCache
     /// Gaps in its sequence numbers, asked for again upstream (used when NACK was negotiated).
-    var gaps = NACKGenerator()
+    package var gaps = NACKGenerator()
     /// RFC 3550 §6.4.1 reception statistics for our receiver reports.
-    var statistics: RTPStreamStatistics
+    package var statistics: RTPStreamStatistics
     /// Its latest sender report: where its timestamps sit on the publisher's wallclock.
-    var clock: SenderClock?
-    var keyframeRequests = KeyframeRequestCoalescer()
+    package var clock: SenderClock?
+    package var keyframeRequests = KeyframeRequestCoalescer()
     /// Set when someone needs a keyframe of this layer (promptly: a viewer joining or
     /// switching to it); the engine sends the PLI.
-    var keyframeWanted = false
-    var keyframePrompt = false
-    var lastKeyframeTimestamp: UInt32?
+    package var keyframeWanted = false
+    package var keyframePrompt = false
+    package var lastKeyframeTimestamp: UInt32?
     /// RTP timestamp and sequence number of the newest packet that arrived in order.
-    var newestTimestamp: UInt32 = 0
-    var newestSequence: UInt16 = 0
-    private(set) var packets: UInt64 = 0
-    private(set) var bytes: UInt64 = 0
-    private(set) var frames: UInt64 = 0
-    private(set) var keyframes: UInt64 = 0
-    private(set) var width: Int?
-    private(set) var height: Int?
+    package var newestTimestamp: UInt32 = 0
+    package var newestSequence: UInt16 = 0
+    package private(set) var packets: UInt64 = 0
+    package private(set) var bytes: UInt64 = 0
+    package private(set) var frames: UInt64 = 0
+    package private(set) var keyframes: UInt64 = 0
+    package private(set) var width: Int?
+    package private(set) var height: Int?
     /// Rates over the last sampling interval, and the bitrate smoothed over a few of them.
-    private(set) var bitrate: Double = 0
-    private(set) var smoothedBitrate: Double = 0
-    private(set) var framesPerSecond: Double = 0
-    private(set) var lastPacketAt = MonoTime.zero
-    private(set) var firstPacketAt: MonoTime?
+    package private(set) var bitrate: Double = 0
+    package private(set) var smoothedBitrate: Double = 0
+    package private(set) var framesPerSecond: Double = 0
+    package private(set) var lastPacketAt = MonoTime.zero
+    package private(set) var firstPacketAt: MonoTime?
     private var sampledAt: MonoTime?
     private var sampledBytes: UInt64 = 0
     private var sampledFrames: UInt64 = 0
 
-    init(ssrc: UInt32, rid: String?, cacheSize: Int = 1024) {
+    package init(ssrc: UInt32, rid: String?, cacheSize: Int = 1024) {
         self.ssrc = ssrc
         self.rid = rid
         cache = RTPPacketCache(capacity: cacheSize, maxPacketSize: 1500)
@@ -54,7 +54,7 @@ struct ReceivedLayer {
 
     /// Counts one packet (`size`: the whole RTP packet); the marker bit ends a frame (RFC 6184 §5.1).
     @inline(__always)
-    mutating func count(size: Int, marker: Bool, payload: UnsafeRawBufferPointer, keyframe: Bool, now: MonoTime) {
+    package mutating func count(size: Int, marker: Bool, payload: UnsafeRawBufferPointer, keyframe: Bool, now: MonoTime) {
         packets &+= 1
         bytes &+= UInt64(size)
         if marker { frames &+= 1 }
@@ -68,7 +68,7 @@ struct ReceivedLayer {
 
     /// Counts a keyframe once per frame (SPS/PPS and the IDR's first fragment share a
     /// timestamp); true when this packet starts a new one.
-    mutating func keyframeStarted(timestamp: UInt32) -> Bool {
+    package mutating func keyframeStarted(timestamp: UInt32) -> Bool {
         guard lastKeyframeTimestamp != timestamp else { return false }
         lastKeyframeTimestamp = timestamp
         keyframes &+= 1
@@ -79,7 +79,7 @@ struct ReceivedLayer {
     /// Sending now: a packet within four frame intervals (at least 200 ms, at most 1 s). A
     /// layer the publisher paused stops being a candidate within a few frames, so viewers on
     /// it move to another layer at once instead of waiting out a fixed silence.
-    func isLive(now: MonoTime) -> Bool {
+    package func isLive(now: MonoTime) -> Bool {
         guard packets > 0 else { return false }
         let interval = framesPerSecond > 1 ? min(max(4 / framesPerSecond, 0.2), 1) : 1
         return (now - lastPacketAt).seconds < interval
@@ -87,13 +87,13 @@ struct ReceivedLayer {
 
     /// Whether `sequence` arrived long enough ago that the cache no longer holds it (as
     /// opposed to not yet: a packet lost on the way in may still come as a repair).
-    func hasEvicted(_ sequence: UInt16) -> Bool {
+    package func hasEvicted(_ sequence: UInt16) -> Bool {
         let age = newestSequence &- sequence
         return age >= UInt16(min(cache.capacity, 0x8000)) && age < 0x8000
     }
 
     /// Updates the rates from the counts since the previous call (about once a second).
-    mutating func sample(now: MonoTime) {
+    package mutating func sample(now: MonoTime) {
         if let sampledAt, now > sampledAt {
             let seconds = (now - sampledAt).seconds
             bitrate = Double(bytes - sampledBytes) * 8 / seconds
@@ -109,7 +109,7 @@ struct ReceivedLayer {
     /// The layer for ``LayerSelector``: its bitrate so far until the first sample, and no
     /// candidate before a fifth of a second of it has arrived (a viewer joining as the stream
     /// starts would otherwise take a layer whose bitrate reads as zero).
-    func candidate(index: Int, now: MonoTime) -> LayerCandidate {
+    package func candidate(index: Int, now: MonoTime) -> LayerCandidate {
         var rate = smoothedBitrate
         var known = rate > 0
         if !known, let first = firstPacketAt, now - first >= .milliseconds(200) {

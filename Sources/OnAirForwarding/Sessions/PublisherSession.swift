@@ -4,50 +4,50 @@ import OnAirWebRTC
 import OnAirWire
 
 /// A WHIP publisher: the room's one source of media.
-final class PublisherSession: MediaSession {
+package final class PublisherSession: MediaSession {
     /// Payload types the publisher negotiated, to tell its streams apart.
-    let videoPayloadType: UInt8?
-    let audioPayloadType: UInt8?
-    let videoClockRate: UInt32
-    let audioClockRate: UInt32
+    package let videoPayloadType: UInt8?
+    package let audioPayloadType: UInt8?
+    package let videoClockRate: UInt32
+    package let audioClockRate: UInt32
     /// The source forwarded per kind (SDP's a=ssrc, else the first seen; see ``SourceLock``).
-    var videoSource = SourceLock()
-    var audioSource = SourceLock()
-    var videoSSRC: UInt32? { videoSource.ssrc }
+    package var videoSource = SourceLock()
+    package var audioSource = SourceLock()
+    package var videoSSRC: UInt32? { videoSource.ssrc }
     /// Simulcast: the rids in the offer's order of preference, the RFC 8852 rtp-stream-id
     /// extension id, and the rank learnt per SSRC from that extension.
-    let videoRIDs: [String]
-    let ridExtensionID: UInt8?
-    var videoRanks: [UInt32: Int] = [:]
-    var audioSSRC: UInt32? { audioSource.ssrc }
-    var audioStats: RTPStreamStatistics?
+    package let videoRIDs: [String]
+    package let ridExtensionID: UInt8?
+    package var videoRanks: [UInt32: Int] = [:]
+    package var audioSSRC: UInt32? { audioSource.ssrc }
+    package var audioStats: RTPStreamStatistics?
     /// Audio octets received, and the audio bitrate over the last second (a viewer's audio is
     /// part of what its link must carry).
-    var audioBytes: UInt64 = 0
+    package var audioBytes: UInt64 = 0
     private var sampledAudioBytes: UInt64 = 0
-    private(set) var audioBitrate: Double = 0
+    package private(set) var audioBitrate: Double = 0
     private var sampledAt: MonoTime?
     /// The publisher's latest sender report per SSRC, with when it arrived (for LSR/DLSR and
     /// for translating into viewers' sender reports).
-    var senderReports: [UInt32: (report: SenderReport, arrivedAt: MonoTime)] = [:]
+    package var senderReports: [UInt32: (report: SenderReport, arrivedAt: MonoTime)] = [:]
     /// RFC 8285 id of the transport-wide sequence number, when transport-cc was negotiated.
-    let transportSequenceExtensionID: UInt8?
-    var transportFeedback = TransportFeedbackRecorder()
-    var lastTransportFeedback = MonoTime.zero
+    package let transportSequenceExtensionID: UInt8?
+    package var transportFeedback = TransportFeedbackRecorder()
+    package var lastTransportFeedback = MonoTime.zero
     /// Fraction of packets lost in the last report interval (RFC 3550 §6.4.1).
-    var lastLossFraction: Double = 0
+    package var lastLossFraction: Double = 0
     /// NACK/RTX repair of the forwarded video source; nil when the publisher offered no NACK.
-    var repair: UpstreamRepair?
+    package var repair: UpstreamRepair?
     /// Every video encoding received (simulcast layers), in order of arrival. Each viewer
     /// gets one of them (``LayerSelector``); HLS and the publisher's figures follow the
     /// primary one (``videoSource``: the biggest picture).
-    var videoLayers: [ReceivedLayer] = []
+    package var videoLayers: [ReceivedLayer] = []
     /// Packets kept per layer for viewers' NACKs.
-    let cacheSize: Int
+    package let cacheSize: Int
     /// More SSRCs than this are not listed (a publisher cycling SSRCs must not grow the list).
-    static let maximumListedLayers = 8
+    package static let maximumListedLayers = 8
 
-    init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
+    package init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
          videoPayloadType: UInt8?, audioPayloadType: UInt8?, videoClockRate: UInt32, audioClockRate: UInt32,
          cacheSize: Int = 1024, now: MonoTime) {
         self.cacheSize = cacheSize
@@ -70,7 +70,7 @@ final class PublisherSession: MediaSession {
 extension PublisherSession {
     /// The ``videoLayers`` entry of `ssrc`, added on its first packet; nil past the listing limit.
     @inline(__always)
-    func videoLayerIndex(ssrc: UInt32, rank: Int) -> Int? {
+    package func videoLayerIndex(ssrc: UInt32, rank: Int) -> Int? {
         for index in videoLayers.indices where videoLayers[index].ssrc == ssrc { return index }
         guard videoLayers.count < Self.maximumListedLayers else { return nil }
         videoLayers.append(ReceivedLayer(ssrc: ssrc, rid: rank < videoRIDs.count ? videoRIDs[rank] : nil, cacheSize: cacheSize))
@@ -78,7 +78,7 @@ extension PublisherSession {
     }
 
     /// Samples the layers' rates and the audio bitrate (once a second).
-    func sampleRates(now: MonoTime) {
+    package func sampleRates(now: MonoTime) {
         for index in videoLayers.indices { videoLayers[index].sample(now: now) }
         if let sampledAt, now > sampledAt { audioBitrate = Double(audioBytes - sampledAudioBytes) * 8 / (now - sampledAt).seconds }
         sampledAt = now
@@ -86,22 +86,22 @@ extension PublisherSession {
     }
 
     /// The layer of a video SSRC, if it is one.
-    func videoLayer(ssrc: UInt32) -> Int? {
+    package func videoLayer(ssrc: UInt32) -> Int? {
         videoLayers.firstIndex { $0.ssrc == ssrc }
     }
 
     /// The primary layer (see ``videoSource``), if it has sent anything.
-    var primaryLayer: Int? { videoSSRC.flatMap(videoLayer(ssrc:)) }
+    package var primaryLayer: Int? { videoSSRC.flatMap(videoLayer(ssrc:)) }
 
     /// Reception statistics of the primary layer.
-    var videoStats: RTPStreamStatistics? { primaryLayer.map { videoLayers[$0].statistics } }
+    package var videoStats: RTPStreamStatistics? { primaryLayer.map { videoLayers[$0].statistics } }
 
-    var keyframes: UInt64 { videoLayers.reduce(0) { $0 + $1.keyframes } }
+    package var keyframes: UInt64 { videoLayers.reduce(0) { $0 + $1.keyframes } }
 
     /// Which source to forward (lower is better): the biggest picture once layers' sizes are
     /// known (rid order differs: libwebrtc lists q;h;f, OBS 0;1;2 from full size down), until
     /// then the offer's rid order (RFC 8853 §5.2).
-    func videoPreference(layer index: Int?, ridRank: Int) -> Int {
+    package func videoPreference(layer index: Int?, ridRank: Int) -> Int {
         guard let index, let width = videoLayers[index].width, let height = videoLayers[index].height else { return ridRank }
         return -(width * height)
     }

@@ -2,12 +2,12 @@ import Foundation
 import OnAirWire
 
 /// The read side of the engine for `GET /api/streams` and `/metrics`.
-extension RelayEngine {
-    func snapshots() -> [StreamSnapshot] {
-        rooms.keys.sorted().compactMap { snapshot(room: $0) }
+extension MediaPlane {
+    package func snapshots(now: MonoTime) -> [StreamSnapshot] {
+        rooms.keys.sorted().compactMap { snapshot(room: $0, now: now) }
     }
 
-    func viewerSnapshot(_ viewer: ViewerSession, publisher: PublisherSession?) -> StreamSnapshot.ViewerSnapshot {
+    package func viewerSnapshot(_ viewer: ViewerSession, publisher: PublisherSession?) -> StreamSnapshot.ViewerSnapshot {
         func layer(_ index: Int?) -> ReceivedLayer? {
             guard let index, let publisher, publisher.videoLayers.indices.contains(index) else { return nil }
             return publisher.videoLayers[index]
@@ -28,9 +28,8 @@ extension RelayEngine {
                      retransmissionsGivenUp: viewer.retransmissionsGivenUp, nacksReceived: viewer.nacksReceived)
     }
 
-    func snapshot(room id: String) -> StreamSnapshot? {
+    package func snapshot(room id: String, now: MonoTime) -> StreamSnapshot? {
         guard let room = rooms[id] else { return nil }
-        let now = MonoTime.now()
         let publisher = room.publisher
         let video = publisher?.videoStats
         let rtts = room.viewers.compactMap(\.roundTripTime)

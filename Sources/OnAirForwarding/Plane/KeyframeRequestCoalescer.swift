@@ -8,24 +8,24 @@ import OnAirWire
 /// nothing but keyframes (the NACK/PLI storm PEERS.md warns of), and repeated PLIs after loss
 /// must not become one IDR per round trip on a thin link; but a viewer joining just after a
 /// keyframe should not wait out half a second.
-struct KeyframeRequestCoalescer: Sendable {
-    let interval: Duration
-    let minimumGap: Duration
+package struct KeyframeRequestCoalescer: Sendable {
+    package let interval: Duration
+    package let minimumGap: Duration
     private var lastSent: MonoTime?
     /// A PLI went out and its keyframe has not arrived yet.
     private var outstanding = false
     private var pending = false
     private var pendingPrompt = false
-    private(set) var sent: UInt64 = 0
-    private(set) var suppressed: UInt64 = 0
+    package private(set) var sent: UInt64 = 0
+    package private(set) var suppressed: UInt64 = 0
 
-    init(interval: Duration = .milliseconds(500), minimumGap: Duration = .milliseconds(100)) {
+    package init(interval: Duration = .milliseconds(500), minimumGap: Duration = .milliseconds(100)) {
         self.interval = interval
         self.minimumGap = minimumGap
     }
 
     /// Records a request; true when a PLI should go out now.
-    mutating func request(now: MonoTime, prompt: Bool = false) -> Bool {
+    package mutating func request(now: MonoTime, prompt: Bool = false) -> Bool {
         if let lastSent, now - lastSent < wait(prompt: prompt) {
             if pending { suppressed += 1 }
             pending = true
@@ -37,7 +37,7 @@ struct KeyframeRequestCoalescer: Sendable {
     }
 
     /// True when a request held back earlier may go out now (call from the timer).
-    mutating func poll(now: MonoTime) -> Bool {
+    package mutating func poll(now: MonoTime) -> Bool {
         guard pending, let lastSent, now - lastSent >= wait(prompt: pendingPrompt) else { return false }
         send(now: now)
         return true
@@ -47,7 +47,7 @@ struct KeyframeRequestCoalescer: Sendable {
 
     /// A keyframe arrived (asked for or not): requests held back are satisfied, and the next
     /// one need not wait for it.
-    mutating func keyframeArrived() {
+    package mutating func keyframeArrived() {
         pending = false
         pendingPrompt = false
         outstanding = false

@@ -6,53 +6,53 @@ import OnAirWire
 
 /// One room: its publisher, its viewers, and the forwarding between them. Confined to the
 /// media event loop; the per-packet path takes no lock and allocates nothing.
-final class Room {
-    let id: String
-    var publisher: PublisherSession?
-    var viewers: [ViewerSession] = []
-    var peakViewers = 0
+package final class Room {
+    package let id: String
+    package var publisher: PublisherSession?
+    package var viewers: [ViewerSession] = []
+    package var peakViewers = 0
     /// Set when some layer needs a keyframe (``ReceivedLayer/keyframeWanted``); the engine
     /// sends the PLIs.
-    var needsKeyframe = false
+    package var needsKeyframe = false
     /// The LL-HLS packaging of the current stream, when enabled.
-    var hls: HLSBranch?
-    var startedAt: (mono: MonoTime, wall: Date)?
+    package var tap: MediaTap?
+    package var startedAt: (mono: MonoTime, wall: Date)?
 
-    var packetsIn: UInt64 = 0
-    var bytesIn: UInt64 = 0
-    var packetsOut: UInt64 = 0
-    var bytesOut: UInt64 = 0
-    var retransmissions: UInt64 = 0
-    var srtpFailures: UInt64 = 0
+    package var packetsIn: UInt64 = 0
+    package var bytesIn: UInt64 = 0
+    package var packetsOut: UInt64 = 0
+    package var bytesOut: UInt64 = 0
+    package var retransmissions: UInt64 = 0
+    package var srtpFailures: UInt64 = 0
     /// Layer switches and paused video time of viewers that left (a counter must not go down
     /// when one leaves); ``layerSwitches`` adds the viewers still here.
-    var departedSwitchesUp: UInt64 = 0
-    var departedSwitchesDown: UInt64 = 0
-    var departedPausedTime: Duration = .zero
+    package var departedSwitchesUp: UInt64 = 0
+    package var departedSwitchesDown: UInt64 = 0
+    package var departedPausedTime: Duration = .zero
     /// Packets sent with run padding (``Room/runPadding(payloadSize:after:)``).
-    var paddedPackets: UInt64 = 0
+    package var paddedPackets: UInt64 = 0
 
     /// Publisher packets of the current read batch not yet sent to viewers (``fanOutPending``).
-    var pendingPackets: [PendingPacket] = []
+    package var pendingPackets: [PendingPacket] = []
     /// Whether the engine has this room on its list to fan out at the end of the read batch.
-    var awaitingFanOut = false
+    package var awaitingFanOut = false
 
-    init(id: String) {
+    package init(id: String) {
         self.id = id
         pendingPackets.reserveCapacity(Self.maxPendingPackets)
     }
 
-    var isEmpty: Bool { publisher == nil && viewers.isEmpty }
+    package var isEmpty: Bool { publisher == nil && viewers.isEmpty }
 
     /// Layer switches decided, up and down, and video time paused, of every viewer the room had.
-    var layerSwitches: (up: UInt64, down: UInt64, paused: Duration) {
+    package var layerSwitches: (up: UInt64, down: UInt64, paused: Duration) {
         viewers.reduce((departedSwitchesUp, departedSwitchesDown, departedPausedTime)) {
             ($0.0 + $1.selector.upSwitches, $0.1 + $1.selector.downSwitches, $0.2 + $1.pausedTime)
         }
     }
 
     /// RFC 3550 §5.1 fields of one publisher packet, found without copying it.
-    struct PacketView {
+    package struct PacketView {
         var payloadType: UInt8
         var marker: Bool
         var sequence: UInt16
@@ -62,7 +62,7 @@ final class Room {
     }
 
     @inline(__always)
-    static func view(_ raw: UnsafeRawBufferPointer) -> PacketView? {
+    package static func view(_ raw: UnsafeRawBufferPointer) -> PacketView? {
         guard raw.count >= 12, raw[0] >> 6 == 2 else { return nil }
         var offset = 12 + 4 * Int(raw[0] & 0x0F)
         if raw[0] & 0x10 != 0 {
@@ -87,12 +87,12 @@ final class Room {
     /// A monotonic time in RTP clock units, for jitter (RFC 3550 App. A.8 wants arrival times
     /// in the stream's timestamp units; only differences matter, so wrapping is fine).
     @inline(__always)
-    static func clockUnits(_ time: MonoTime, rate: UInt32) -> UInt32 {
+    package static func clockUnits(_ time: MonoTime, rate: UInt32) -> UInt32 {
         UInt32(truncatingIfNeeded: time.nanoseconds / 1000 &* UInt64(rate) / 1_000_000)
     }
 
     /// A simulcast encoding's preference from its rid (RFC 8852 extension), learnt once per SSRC.
-    static func rank(of ssrc: UInt32, in raw: UnsafeRawBufferPointer, publisher: PublisherSession) -> Int {
+    package static func rank(of ssrc: UInt32, in raw: UnsafeRawBufferPointer, publisher: PublisherSession) -> Int {
         if let known = publisher.videoRanks[ssrc] { return known }
         guard let id = publisher.ridExtensionID, raw[0] & 0x10 != 0, let header = try? RTPHeader(parsing: raw),
               let range = try? RTPHeaderExtensionWalker.find(id: id, in: raw, header: header) else { return .max }
@@ -105,7 +105,7 @@ final class Room {
     /// Forwards one decrypted publisher RTP packet to the viewers (at the end of the read
     /// batch, ``fanOutPending``). Every video layer is forwarded; each viewer takes its own
     /// (``send``). An RTX packet (RFC 4588) is forwarded as the original it carries.
-    func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: BatchedDatagramSender,
+    package func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: any DatagramSink,
                  isRetransmission: Bool = false) {
         var recovered: [UInt8]?
         packet.withUnsafeBytes { raw in
@@ -136,8 +136,8 @@ final class Room {
                                                 isRetransmission: isRetransmission) else { return }
                 queueForFanOut(packet, view: view, isVideo: true, keyframe: admitted.keyframe, layer: admitted.layer,
                                sender: sender, now: now)
-                if let hls {
-                    hls.receiveVideo(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
+                if let tap {
+                    tap.receiveVideo(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
                                      sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
                 }
             } else {
@@ -153,11 +153,11 @@ final class Room {
                 publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                              arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
                 queueForFanOut(packet, view: view, isVideo: false, keyframe: false, layer: -1, sender: sender, now: now)
-                hls?.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
+                tap?.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
             }
-            if let hls, hls.keyframeWanted {
+            if let tap, tap.keyframeWanted {
                 // Every layer at once: the renditions' segments start at the same IDR times.
-                hls.keyframeWanted = false
+                tap.keyframeWanted = false
                 for layer in publisher.videoLayers.indices { wantKeyframe(layer: layer, of: publisher) }
             }
         }
@@ -166,7 +166,7 @@ final class Room {
 
     /// Asks for a keyframe of one layer; the engine sends the PLI after the packet (coalesced).
     /// `prompt`: a viewer is waiting to start on this layer (it joined, or switches to it).
-    func wantKeyframe(layer: Int, of publisher: PublisherSession, prompt: Bool = false) {
+    package func wantKeyframe(layer: Int, of publisher: PublisherSession, prompt: Bool = false) {
         guard publisher.videoLayers.indices.contains(layer) else { return }
         publisher.videoLayers[layer].keyframeWanted = true
         if prompt { publisher.videoLayers[layer].keyframePrompt = true }
@@ -175,7 +175,7 @@ final class Room {
 
     /// Answers a viewer's NACK for video sequence numbers from its layer's cache, within its
     /// budget and at most once per round trip per packet, with the numbers the viewer first got.
-    func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: BatchedDatagramSender) {
+    package func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: any DatagramSink) {
         guard viewer.video != nil else { return }
         viewer.nacksReceived += UInt64(viewerSequences.count)
         viewer.selector.probe.countNACKed(viewerSequences.count)
@@ -186,7 +186,7 @@ final class Room {
     }
 
     /// Resends what a viewer that does not repeat its NACKs may still miss (``RetransmissionHistory``).
-    func resendUnconfirmed(to viewer: ViewerSession, scratch: inout [UInt16], now: MonoTime, sender: BatchedDatagramSender) {
+    package func resendUnconfirmed(to viewer: ViewerSession, scratch: inout [UInt16], now: MonoTime, sender: any DatagramSink) {
         guard viewer.video != nil, !viewer.repeatsNACKs, viewer.history.outstandingCount > 0 else { return }
         scratch.removeAll(keepingCapacity: true)
         viewer.history.collectOverdue(interval: viewer.resendInterval + .milliseconds(20), now: now, into: &scratch)
@@ -194,7 +194,7 @@ final class Room {
     }
 
     private func resend(_ viewerSequence: UInt16, to viewer: ViewerSession, asked: Bool, now: MonoTime,
-                        sender: BatchedDatagramSender) {
+                        sender: any DatagramSink) {
         guard let publisher, let track = viewer.video, let destination = viewer.destination, viewer.peer.canSendMedia,
               let source = track.source(ofViewerSequence: viewerSequence),
               publisher.videoLayers.indices.contains(source.layer) else { return }
@@ -246,7 +246,7 @@ final class Room {
     /// jitter buffer holds every later frame until 512 packets have passed a hole (17 s on a
     /// 180p layer of one packet per frame).
     private func giveUp(_ sequence: UInt16, of viewer: ViewerSession, at destination: DatagramDestination,
-                        sender: BatchedDatagramSender, now: MonoTime) {
+                        sender: any DatagramSink, now: MonoTime) {
         guard let track = viewer.video else { return }
         let sent = viewer.history.sent(sequence)
         let timestamp = sent?.timestamp ?? track.rewriter.lastTimestamps?.viewer ?? 0

@@ -1,0 +1,13 @@
+/// Where the media plane's datagrams go: built in place in a slot (no copy, no allocation
+/// per packet) and committed, then sent together on ``flush()``. The relay's is a
+/// `sendmmsg(2)` batch on its UDP socket; tests keep what is sent.
+package protocol DatagramSink: AnyObject {
+    /// A slot of at least 1,500 bytes to build the next datagram in.
+    func nextSlot() -> UnsafeMutableRawBufferPointer
+    /// Queues the first `length` bytes of the current slot to `destination`.
+    func commit(length: Int, to destination: DatagramDestination)
+    /// Copies `bytes` into a slot and queues them (control traffic: STUN, DTLS, RTCP).
+    func enqueue(_ bytes: [UInt8], to destination: DatagramDestination)
+    /// Sends what is queued.
+    func flush()
+}

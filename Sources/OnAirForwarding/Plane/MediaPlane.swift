@@ -1,0 +1,261 @@
+import Foundation
+import Logging
+import OnAirCrypto
+import OnAirDTLS
+import OnAirWebRTC
+import OnAirWire
+
+/// The media plane, sans I/O: every room and session, the datagram router, the per-viewer
+/// forwarding and its timers. Datagrams come in through ``receive(_:from:now:)``, go out
+/// through a ``DatagramSink``; time is whatever `now` the caller passes (the relay's event
+/// loop in production, a manual clock in tests). Confined to one thread.
+package final class MediaPlane {
+    package let sender: any DatagramSink
+    package let settings: MediaPlaneSettings
+    package let certificate: DTLSCertificate
+    package let logger: Logger
+
+    package var rooms: [String: Room] = [:]
+    package var sessions: [String: MediaSession] = [:]
+    package var sessionsByUfrag: [String: MediaSession] = [:]
+    package var sessionsByAddress: [TransportAddress: MediaSession] = [:]
+    package var unroutable: UInt64 = 0
+    /// Run-padded packets of rooms that are gone (a counter must not go down).
+    package var endedRoomsPaddedPackets: UInt64 = 0
+    /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
+    package let rtcpSenderSSRC = SecureRandom.uint32()
+    /// Told about streams starting and ending (webhooks); nil in tests that do not care.
+    package var lifecycleObserver: StreamLifecycleObserver?
+    /// Makes the tap (LL-HLS) of a new publisher's stream; nil: no tap.
+    package var makeTap: ((_ room: String, _ publisher: PublisherSession) -> MediaTap?)?
+    /// Told when a stream's tap has seen its last packet (the stream ended).
+    package var tapFinished: ((_ room: String, _ tap: MediaTap, _ now: MonoTime) -> Void)?
+    private var events: [PeerEvent] = []
+    /// Sequence numbers to NACK upstream, and those given up, reused (``requestRepairs(_:now:)``).
+    package var dueRepairs: [UInt16] = []
+    package var givenUpRepairs: [UInt16] = []
+    /// Scratch for viewers' unconfirmed resends (``Room/resendUnconfirmed``).
+    package var overdueResends: [UInt16] = []
+    /// The layers of the room being decided (``selectLayers(_:now:)``), reused.
+    package var layerCandidates: [LayerCandidate] = []
+    private var ticks: UInt64 = 0
+    /// Rooms with publisher packets waiting for the end of the read batch (``Room/fanOutPending``).
+    private var roomsAwaitingFanOut: [Room] = []
+    private var lastReportTick = MonoTime.zero
+    /// How busy the thread forwarding is; new viewers get 503 above `maxMediaLoad`.
+    package var mediaLoad = MediaLoadMeter()
+
+    package init(sender: any DatagramSink, settings: MediaPlaneSettings, certificate: DTLSCertificate, logger: Logger) {
+        self.sender = sender
+        self.settings = settings
+        self.certificate = certificate
+        self.logger = logger
+        events.reserveCapacity(16)
+        roomsAwaitingFanOut.reserveCapacity(16)
+        dueRepairs.reserveCapacity(512)
+        givenUpRepairs.reserveCapacity(512)
+    }
+
+    // MARK: datagrams
+
+    /// One datagram from `address` (RFC 7983 demultiplexing happens in the session's peer).
+    package func receive(_ bytes: [UInt8], from address: TransportAddress, now: MonoTime) {
+        guard bytes.count >= 2 else { unroutable += 1; return }
+        var session = sessionsByAddress[address]
+        if session == nil, DatagramKind.classify(bytes) == .stun,
+           let ufrag = PeerSession.localUfrag(ofCheck: bytes) {
+            session = sessionsByUfrag[ufrag]
+        }
+        guard let session, !session.ended else { unroutable += 1; return }
+        events.removeAll(keepingCapacity: true)
+        session.peer.receive(bytes, from: address, now: now, events: &events)
+        handle(events: events, of: session, now: now)
+    }
+
+    /// The end of a read batch: the publishers' packets go to the viewers, and out.
+    package func readBatchComplete(now: MonoTime) {
+        fanOutPending(now: now)
+        sender.flush()
+    }
+
+    /// Sends every room's pending publisher packets to its viewers. Runs at the end of each
+    /// read batch, and before anything that changes who is in a room.
+    package func fanOutPending(now: MonoTime) {
+        guard !roomsAwaitingFanOut.isEmpty else { return }
+        for room in roomsAwaitingFanOut {
+            requestRepairs(room, now: now)
+            room.awaitingFanOut = false
+            room.fanOutPending(sender: sender, now: now)
+        }
+        roomsAwaitingFanOut.removeAll(keepingCapacity: true)
+    }
+
+    package func handle(events: [PeerEvent], of session: MediaSession, now: MonoTime) {
+        for event in events {
+            switch event {
+            case .send(let bytes, let address):
+                sender.enqueue(bytes, to: session.destination?.address == address ? session.destination! : DatagramDestination(address))
+            case .selected(let address):
+                if let old = session.destination?.address, old != address { sessionsByAddress[old] = nil }
+                sessionsByAddress[address] = session
+                session.destination = DatagramDestination(address)
+            case .connected:
+                session.connectedAt = now
+                connected(session, now: now)
+            case .rtp(let packet):
+                guard let publisher = session as? PublisherSession, let room = rooms[session.room],
+                      room.publisher === publisher else { continue }
+                room.forward(packet, from: publisher, now: now, sender: sender)
+                if !room.awaitingFanOut && !room.pendingPackets.isEmpty {
+                    room.awaitingFanOut = true
+                    roomsAwaitingFanOut.append(room)
+                }
+                if room.needsKeyframe { requestKeyframes(room, now: now) }
+            case .rtcp(let packet):
+                handleRTCP(packet, from: session, now: now)
+            case .closed(let reason):
+                end(session, reason: Self.endReason(reason), now: now)
+            }
+        }
+    }
+
+    // MARK: timers
+
+    /// Every 20 ms: ICE/DTLS timers, repairs, keyframe requests, feedback, layer decisions
+    /// (every 100 ms), probes, resends, and once a second the reports.
+    package func tick(now: MonoTime) {
+        fanOutPending(now: now)
+        for session in sessions.values where !session.ended {
+            events.removeAll(keepingCapacity: true)
+            session.peer.poll(now: now, events: &events)
+            if !events.isEmpty { handle(events: events, of: session, now: now) }
+        }
+        ticks &+= 1
+        for room in rooms.values {
+            requestRepairs(room, now: now)
+            pollKeyframeRequests(room, now: now)
+            if let publisher = room.publisher { sendTransportFeedback(publisher, now: now) }
+            if ticks % 5 == 0 { selectLayers(room, now: now) }
+            sendProbePadding(room, now: now, interval: .milliseconds(20))
+            for viewer in room.viewers { room.resendUnconfirmed(to: viewer, scratch: &overdueResends, now: now, sender: sender) }
+        }
+        if now - lastReportTick >= .seconds(1) {
+            let elapsed = min(now - lastReportTick, .seconds(2))
+            lastReportTick = now
+            for room in rooms.values {
+                sendPeriodicReports(room: room, now: now)
+                for viewer in room.viewers where viewer.connectedAt != nil {
+                    viewer.sampleRates(now: now)
+                    if viewer.video != nil && viewer.video?.current == nil && viewer.selector.target == nil {
+                        viewer.pausedTime += elapsed
+                    }
+                }
+            }
+        }
+        sender.flush()
+    }
+
+    /// The viewers in every room (for the load meter).
+    package var viewerCount: Int { rooms.values.reduce(0) { $0 + $1.viewers.count } }
+
+    // MARK: lifecycle
+
+    package func connected(_ session: MediaSession, now: MonoTime) {
+        guard let room = rooms[session.room] else { return }
+        if let publisher = session as? PublisherSession, room.publisher === publisher {
+            let wall = Date()
+            room.startedAt = (now, wall)
+            logger.info("stream started", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
+            lifecycleObserver?.streamStarted(StreamStarted(
+                room: room.id, sessionID: session.id, codecs: snapshot(room: room.id, now: now)?.codecs ?? [],
+                at: wall.timeIntervalSince1970))
+        } else if let viewer = session as? ViewerSession {
+            logger.info("viewer connected", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
+            selectLayerNow(for: viewer, in: room, now: now)
+            notifyViewers(room)
+        }
+    }
+
+    /// Ends a session: tells the peer (close_notify), forgets its routes, and when it was the
+    /// publisher, ends the stream for every viewer.
+    package func end(_ session: MediaSession, reason: StreamEndReason, now: MonoTime) {
+        guard !session.ended else { return }
+        fanOutPending(now: now)
+        session.ended = true
+        events.removeAll(keepingCapacity: true)
+        session.peer.close(events: &events)
+        for case .send(let bytes, let address) in events { sender.enqueue(bytes, to: DatagramDestination(address)) }
+        sessions[session.id] = nil
+        sessionsByUfrag[session.localUfrag] = nil
+        if let address = session.destination?.address, sessionsByAddress[address] === session {
+            sessionsByAddress[address] = nil
+        }
+        guard let room = rooms[session.room] else { return }
+        if let publisher = session as? PublisherSession, room.publisher === publisher {
+            room.publisher = nil
+            let duration = room.startedAt.map { (now - $0.mono).seconds } ?? 0
+            logger.info("stream ended", metadata: ["room": "\(room.id)", "session": "\(session.id)", "reason": "\(reason.rawValue)",
+                                                   "duration_s": "\(Int(duration))", "peak_viewers": "\(room.peakViewers)"])
+            if room.startedAt != nil {
+                lifecycleObserver?.streamEnded(StreamEnded(
+                    room: room.id, sessionID: session.id, reason: reason, durationSeconds: duration,
+                    bytesIn: room.bytesIn, bytesOut: room.bytesOut, peakViewers: room.peakViewers,
+                    at: Date().timeIntervalSince1970))
+            }
+            room.startedAt = nil
+            if let tap = room.tap {
+                tap.finish()
+                room.tap = nil
+                tapFinished?(room.id, tap, now)
+            }
+            for viewer in room.viewers { end(viewer, reason: reason, now: now) }
+        } else if let viewer = session as? ViewerSession {
+            let wasConnected = viewer.connectedAt != nil
+            room.viewers.removeAll { $0 === viewer }
+            room.departedSwitchesUp += viewer.selector.upSwitches
+            room.departedSwitchesDown += viewer.selector.downSwitches
+            room.departedPausedTime += viewer.pausedTime
+            logger.info("viewer left", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
+            if wasConnected && room.publisher != nil { notifyViewers(room) }
+        }
+        if room.isEmpty {
+            endedRoomsPaddedPackets += room.paddedPackets
+            rooms[room.id] = nil
+        }
+        sender.flush()
+    }
+
+    package func notifyViewers(_ room: Room) {
+        guard let publisher = room.publisher else { return }
+        lifecycleObserver?.viewersChanged(room: room.id, sessionID: publisher.id,
+                                          viewers: room.viewers.filter { $0.connectedAt != nil }.count)
+    }
+
+    /// Ends the live stream of `room` on purpose; false when nothing is live there.
+    package func kick(room: String, now: MonoTime) -> Bool {
+        guard let publisher = rooms[room]?.publisher else { return false }
+        end(publisher, reason: .kicked, now: now)
+        return true
+    }
+
+    package static func endReason(_ reason: PeerCloseReason) -> StreamEndReason {
+        switch reason {
+        case .dtlsClosed: return .dtlsClosed
+        case .dtlsFailed: return .dtlsFailed
+        case .consentExpired, .connectTimeout: return .publisherTimeout
+        case .local: return .publisherDeleted
+        }
+    }
+
+    /// Ends every session, publishers first (their viewers end with them).
+    package func shutdown(now: MonoTime) {
+        let publishersFirst = sessions.values.sorted { ($0.kind == .publisher ? 0 : 1) < ($1.kind == .publisher ? 0 : 1) }
+        for session in publishersFirst { end(session, reason: .relayShutdown, now: now) }
+        sender.flush()
+    }
+
+    // MARK: snapshots
+
+    /// Run-padded packets of every room, ended ones included.
+    package var paddedPackets: UInt64 { endedRoomsPaddedPackets + rooms.values.reduce(0) { $0 + $1.paddedPackets } }
+}

@@ -1,0 +1,20 @@
+import OnAirSDP
+
+/// What the media plane is told by its configuration: limits, timeouts, and the addresses
+/// it advertises (the relay builds it from `relay.yaml`).
+package struct MediaPlaneSettings: Sendable {
+    package var maxSessions = 2_000
+    package var maxViewersPerRoom = 1_500
+    /// The share of the forwarding thread's time above which new viewers are refused (1: never).
+    package var maxMediaLoad = 0.85
+    package var connectTimeoutSeconds = 15.0
+    package var consentTimeoutSeconds = 3.0
+    package var retransmitCacheSize = 1024
+    /// The REMB cap sent to publishers (bit/s).
+    package var maxPublishBitrate = 6_000_000
+    /// Host candidates' addresses (RFC 8839 §5.1) on ``udpPort``.
+    package var candidateAddresses: [String] = ["127.0.0.1"]
+    package var udpPort = 0
+
+    package init() {}
+}

@@ -1,0 +1,18 @@
+import OnAirForwarding
+
+extension RelayConfig {
+    /// What the media plane takes from this configuration, with the UDP port actually bound.
+    func mediaPlaneSettings(udpPort: Int) -> MediaPlaneSettings {
+        var settings = MediaPlaneSettings()
+        settings.maxSessions = limits.maxSessions
+        settings.maxViewersPerRoom = limits.maxViewersPerRoom
+        settings.maxMediaLoad = limits.maxMediaLoad
+        settings.connectTimeoutSeconds = limits.connectTimeoutSeconds
+        settings.consentTimeoutSeconds = media.consentTimeoutSeconds
+        settings.retransmitCacheSize = media.retransmitCacheSize
+        settings.maxPublishBitrate = media.maxPublishBitrate
+        settings.candidateAddresses = candidateAddresses
+        settings.udpPort = udpPort
+        return settings
+    }
+}
