@@ -1,4 +1,3 @@
-import OnAirForwarding
 import OnAirRTP
 import OnAirWebRTC
 import OnAirWire

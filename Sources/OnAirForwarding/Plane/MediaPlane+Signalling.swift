@@ -1,7 +1,6 @@
 import Foundation
 import OnAirCrypto
 import OnAirDTLS
-import OnAirForwarding
 import OnAirSDP
 import OnAirWebRTC
 import OnAirWire

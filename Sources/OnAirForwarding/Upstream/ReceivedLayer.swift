@@ -1,4 +1,3 @@
-import OnAirForwarding
 import OnAirPayload
 import OnAirRTP
 import OnAirWire

@@ -53,7 +53,7 @@ extension LoadEngine {
             let viewer = Viewer(index: viewers.count, endpoint: endpoint, ufrag: credentials.ufrag, password: credentials.password,
                                 rtcpSSRC: SecureRandom.uint32(), sampleEvery: settings.sampleEvery)
             viewers.append(viewer)
-            let offer = ViewerOffer(ufrag: credentials.ufrag, password: credentials.password, fingerprint: fingerprint,
+            let offer = ReceiveOnlyOffer(ufrag: credentials.ufrag, password: credentials.password, fingerprint: fingerprint,
                                     candidate: ("127.0.0.1", endpoint.localPort), sessionID: SecureRandom.uint64() >> 2)
             pool.post(path: "/whep/\(settings.room)", offer: offer.sdp, tag: viewer.index)
         }
@@ -71,7 +71,7 @@ extension LoadEngine {
             case .success(let response):
                 do {
                     let answer = try SessionDescription.parse(response.body)
-                    let types = ViewerOffer.payloadTypes(in: answer)
+                    let types = ReceiveOnlyOffer.payloadTypes(in: answer)
                     viewer.audioPayloadType = types.audio ?? 0xFF
                     viewer.videoPayloadType = types.video ?? 0xFF
                     let parameters = try ClientPeerSessionParameters(answer: answer, localUfrag: viewer.ufrag,

@@ -1,20 +1,34 @@
-import OnAirSDP
-
 /// A WHEP viewer's receive-only offer (draft-ietf-wish-whep §4.2, JSEP RFC 8829 §5.2.1), as a
 /// browser would write it: BUNDLE of an Opus and an H.264 (Constrained Baseline,
-/// packetization-mode=1) m= line, DTLS actpass, our one host candidate. `SDPNegotiator` only
-/// writes send-only (WHIP) offers, so the load tool writes this one.
-struct ViewerOffer {
-    static let opusPayloadType: UInt8 = 111
-    static let h264PayloadType: UInt8 = 96
+/// packetization-mode=1) m= line, DTLS actpass, one host candidate. `SDPNegotiator` writes
+/// send-only (WHIP) offers; load tools and tests watch with this one.
+public struct ReceiveOnlyOffer: Sendable {
+    public static let opusPayloadType: UInt8 = 111
+    public static let h264PayloadType: UInt8 = 96
+    /// The transport-wide sequence number extension's id when offered (Chromium's).
+    public static let transportCCExtensionID: UInt8 = 3
 
-    var ufrag: String
-    var password: String
-    var fingerprint: String
-    var candidate: (host: String, port: UInt16)
-    var sessionID: UInt64
+    public var ufrag: String
+    public var password: String
+    /// `sha-256 AB:CD:...` (RFC 8122 §5).
+    public var fingerprint: String
+    public var candidate: (host: String, port: UInt16)
+    public var sessionID: UInt64
+    /// Offers transport-cc (draft-holmer-rmcat-transport-wide-cc-extensions-01) on the video,
+    /// so that the answerer estimates the downlink from the offerer's feedback.
+    public var transportCC: Bool
 
-    var sdp: String {
+    public init(ufrag: String, password: String, fingerprint: String, candidate: (host: String, port: UInt16),
+                sessionID: UInt64, transportCC: Bool = false) {
+        self.ufrag = ufrag
+        self.password = password
+        self.fingerprint = fingerprint
+        self.candidate = candidate
+        self.sessionID = sessionID
+        self.transportCC = transportCC
+    }
+
+    public var sdp: String {
         let transport = [
             "c=IN IP4 0.0.0.0",
             "a=rtcp:9 IN IP4 0.0.0.0",
@@ -40,12 +54,16 @@ struct ViewerOffer {
             "a=rtcp-fb:\(Self.h264PayloadType) nack pli",
             "a=fmtp:\(Self.h264PayloadType) level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
         ]
+        if transportCC {
+            lines += ["a=rtcp-fb:\(Self.h264PayloadType) transport-cc",
+                      "a=extmap:\(Self.transportCCExtensionID) \(RTPHeaderExtensionURI.transportWideCC)"]
+        }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
     /// The payload types the answer chose for Opus and H.264 (the answerer may renumber, RFC
     /// 3264 §6.1 lets it use its own numbers in a sendonly answer).
-    static func payloadTypes(in answer: SessionDescription) -> (audio: UInt8?, video: UInt8?) {
+    public static func payloadTypes(in answer: SessionDescription) -> (audio: UInt8?, video: UInt8?) {
         var audio: UInt8?
         var video: UInt8?
         for media in answer.media where !media.isRejected {

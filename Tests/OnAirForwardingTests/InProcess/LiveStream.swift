@@ -1,0 +1,62 @@
+import OnAirRTP
+import OnAirWire
+
+/// A publisher that behaves like `broadcast --simulcast`: 30 frames/s on every layer (an IDR
+/// on a layer when the plane asks for one with a PLI or FIR), Opus every 20 ms, sender
+/// reports every 500 ms. Driven by the harness clock.
+final class LiveStream {
+    unowned let harness: PlaneHarness
+    let publisher: TestPublisher
+    private var nextFrame: MonoTime
+    private var nextAudio: MonoTime
+    private var nextReport: MonoTime
+    private var handledRTCP = 0
+    private var wanted: Set<Int>
+    /// When the plane asked for a keyframe of each layer.
+    private(set) var keyframeRequests: [Int: [MonoTime]] = [:]
+
+    init(_ harness: PlaneHarness, rids: [String] = ["f", "h", "q"]) throws {
+        self.harness = harness
+        publisher = try harness.publish(rids: rids)
+        nextFrame = harness.now
+        nextAudio = harness.now
+        nextReport = harness.now
+        wanted = Set(publisher.layers.indices)
+        harness.publishing = { now in self.step(now) }  // the harness keeps the stream
+    }
+
+    private func step(_ now: MonoTime) {
+        let rtcp = publisher.peer.rtcp
+        for packet in rtcp[handledRTCP...] {
+            let ssrc: UInt32?
+            switch packet {
+            case .pictureLossIndication(let pli): ssrc = pli.mediaSSRC
+            case .fullIntraRequest(let fir): ssrc = fir.entries.first?.ssrc
+            default: ssrc = nil
+            }
+            if let ssrc, let layer = publisher.layer(ofSSRC: ssrc) {
+                wanted.insert(layer)
+                keyframeRequests[layer, default: []].append(now)
+            }
+        }
+        handledRTCP = rtcp.count
+        if now >= nextReport {
+            publisher.sendReports(at: now)
+            nextReport = nextReport + .milliseconds(500)
+        }
+        if now >= nextAudio {
+            publisher.sendAudio(at: now)
+            nextAudio = nextAudio + .milliseconds(20)
+        }
+        if now >= nextFrame {
+            publisher.sendFrame(at: now, keyframes: wanted)
+            wanted = []
+            nextFrame = nextFrame + .nanoseconds(33_333_333)
+        }
+    }
+
+    /// Keyframe requests for `layer` at or after `time`.
+    func requests(layer: Int, since time: MonoTime) -> Int {
+        keyframeRequests[layer, default: []].count { $0 >= time }
+    }
+}

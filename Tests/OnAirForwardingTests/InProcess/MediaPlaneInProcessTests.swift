@@ -1,0 +1,124 @@
+@testable import OnAirForwarding
+import OnAirRTP
+import OnAirWire
+import Testing
+
+/// The media plane in-process: real WHIP/WHEP signalling, ICE, DTLS and SRTP against real
+/// client sessions, datagrams in memory, a manual clock. What a viewer receives is checked
+/// packet by packet.
+@Suite("Media plane, in-process")
+struct MediaPlaneInProcessTests {
+    /// Every sequence number follows the one before (RFC 3550 §5.1: a viewer counts a gap as loss).
+    static func contiguous(_ sequences: [UInt16]) -> Bool {
+        zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 &+ 1 }
+    }
+
+    @Test("join: the viewer's first video is a keyframe asked for at once; audio before it; sequence numbers contiguous")
+    func join() throws {
+        let harness = try PlaneHarness()
+        let stream = try LiveStream(harness)
+        harness.run(for: .seconds(1))
+        let joined = harness.now
+        let viewer = try harness.watch()
+        try harness.runUntil(timeout: .seconds(1)) { !viewer.frames.isEmpty }
+        let firstFrame = harness.now - joined
+        harness.run(for: .seconds(1))
+
+        let frames = viewer.frames
+        #expect(frames.first?.keyframe == true)
+        let layer = try #require(frames.first?.layer)
+        #expect(stream.requests(layer: layer, since: joined) >= 1)
+        #expect(firstFrame <= .milliseconds(150), "first frame \(firstFrame) after the session was created")
+        #expect(viewer.audioPackets > 0)
+        #expect(Self.contiguous(viewer.videoHeaders.map(\.sequence)))
+        // Every frame of its layer from the keyframe on, in order, none twice.
+        let numbers = frames.filter { $0.layer == layer }.compactMap(\.frame)
+        #expect(numbers == Array(numbers.first!...numbers.last!))
+    }
+
+    @Test("NACK: a packet lost on the way comes again from the cache with its sequence number, timestamp and payload")
+    func nack() throws {
+        let harness = try PlaneHarness()
+        _ = try LiveStream(harness)
+        harness.run(for: .milliseconds(500))
+        let viewer = try harness.watch()
+        harness.run(for: .seconds(1))
+        // The next frame-sized video packet to the viewer is lost.
+        var lost: UInt16?
+        harness.drops = { to, datagram in
+            guard lost == nil, to == viewer.peer.address, datagram.count > 300, datagram[1] & 0x7F == viewer.videoPayloadType else { return false }
+            lost = UInt16(datagram[2]) << 8 | UInt16(datagram[3])
+            return true
+        }
+        harness.run(for: .milliseconds(100))
+        let sequence = try #require(lost)
+        #expect(!viewer.video.contains { $0.sequence == sequence })
+        let ssrc = try #require(viewer.video.last?.ssrc)
+        viewer.peer.sendRTCP([.genericNACK(GenericNACK(senderSSRC: 1, mediaSSRC: ssrc, lostSequenceNumbers: [sequence]))])
+        harness.run(for: .milliseconds(40))
+        let resent = try #require(viewer.video.first { $0.sequence == sequence })
+        let neighbour = try #require(viewer.video.first { $0.sequence == sequence &+ 1 })
+        #expect(resent.layer == 0 && resent.frame == neighbour.frame.map { $0 - 1 })
+        #expect(Int64(neighbour.timestamp &- resent.timestamp) > 0)
+        #expect(viewer.video.count { $0.sequence == sequence } == 1)
+        #expect(viewer.peer.session.srtpFailures == 0)
+    }
+
+    @Test("layer switch: at the new layer's keyframe, sequence numbers contiguous, timestamps carried over through the sender reports")
+    func layerSwitch() throws {
+        let harness = try PlaneHarness()
+        let stream = try LiveStream(harness)
+        harness.run(for: .seconds(1))
+        let viewer = try harness.watch()
+        try harness.runUntil(timeout: .seconds(2)) { viewer.frames.last?.layer == 0 }
+        harness.run(for: .milliseconds(500))
+        let capped = harness.now
+        let before = viewer.frames.count
+        try harness.plane.setLayerCap(id: viewer.sessionID, room: harness.room, maximumHeight: 180, now: capped)
+        harness.run(for: .seconds(1))
+
+        #expect(stream.requests(layer: 2, since: capped) >= 1)
+        let after = Array(viewer.frames[before...])
+        let firstLower = try #require(after.firstIndex { $0.layer == 2 })
+        #expect(after[firstLower].keyframe)
+        #expect(after[..<firstLower].allSatisfy { $0.layer == 0 })
+        #expect(after[firstLower...].allSatisfy { $0.layer == 2 })
+        #expect(Self.contiguous(viewer.videoHeaders.map(\.sequence)))
+        // The viewer's clock runs on across the switch as the publisher's did.
+        let last = after[firstLower - 1], first = after[firstLower]
+        let publisherTicks = Int64((stream.publisher.frameTimes[first.frame!] - stream.publisher.frameTimes[last.frame!]).seconds * 90_000)
+        let viewerTicks = Int64(first.timestamp &- last.timestamp)
+        #expect(abs(viewerTicks - publisherTicks) <= 2, "viewer +\(viewerTicks) ticks, publisher +\(publisherTicks)")
+        let timestamps = viewer.frames.map(\.timestamp)
+        #expect(zip(timestamps, timestamps.dropFirst()).allSatisfy { Int32(bitPattern: $1 &- $0) >= 0 })
+        #expect(harness.snapshot(of: viewer)?.layer == "q")
+    }
+
+    @Test("a viewer losing half its packets goes down a layer; the clean viewer keeps the top layer and every frame")
+    func slowViewer() throws {
+        let harness = try PlaneHarness()
+        _ = try LiveStream(harness)
+        harness.run(for: .seconds(1))
+        let clean = try harness.watch()
+        let lossy = try harness.watch()
+        try harness.runUntil(timeout: .seconds(2)) { clean.frames.last?.layer == 0 && lossy.frames.last?.layer == 0 }
+        var reported = harness.now
+        for _ in 0..<60 {
+            harness.run(for: .milliseconds(100))
+            // RFC 3550 §6.4.2: half of what was expected since the last report did not arrive.
+            if let last = lossy.video.last, harness.now - reported >= .milliseconds(200) {
+                reported = harness.now
+                lossy.peer.sendRTCP([.receiverReport(ReceiverReport(ssrc: 7, reportBlocks: [
+                    ReportBlock(ssrc: last.ssrc, fractionLost: 128, extendedHighestSequenceNumber: UInt32(last.sequence)),
+                ]))])
+            }
+        }
+        let lossyView = try #require(harness.snapshot(of: lossy))
+        #expect(lossyView.layer != "f", "the lossy viewer is on \(lossyView.layer ?? "nothing") at \(lossyView.estimateKbps) kbit/s")
+        #expect(harness.snapshot(of: clean)?.layer == "f")
+        let numbers = clean.frames.compactMap(\.frame)
+        #expect(clean.frames.allSatisfy { $0.layer == 0 })
+        #expect(numbers == Array(numbers.first!...numbers.last!))
+        #expect(Self.contiguous(clean.videoHeaders.map(\.sequence)))
+    }
+}

@@ -1,0 +1,142 @@
+import Logging
+import OnAirCrypto
+import OnAirDTLS
+@testable import OnAirForwarding
+import OnAirSDP
+import OnAirWebRTC
+import OnAirWire
+
+/// A ``MediaPlane`` in the test process with a manual clock: real WHIP/WHEP offers and
+/// answers, real ICE, DTLS and SRTP between it and ``TestPeer``s, datagrams handed over in
+/// memory. Nothing runs unless the test moves the clock (``run(for:)``).
+final class PlaneHarness {
+    static let planeAddress = TransportAddress(host: "10.0.0.100", port: 3478)!
+    let sink = CapturingSink()
+    let plane: MediaPlane
+    private(set) var now = MonoTime.seconds(1_000)
+    private var peers: [TransportAddress: TestPeer] = [:]
+    private var lastTick = MonoTime.zero
+    private var nextHost: UInt32 = 1
+    let room = "42"
+    /// What the publisher does on each clock step (frames, audio, reports); set by the test.
+    var publishing: ((MonoTime) -> Void)?
+    /// The network between the plane and the peers: true drops the datagram (SRTP leaves the
+    /// RTP header readable, as on a real wire).
+    var drops: ((_ to: TransportAddress, _ datagram: [UInt8]) -> Bool)?
+
+    init(configure: (inout MediaPlaneSettings) -> Void = { _ in }) throws {
+        var settings = MediaPlaneSettings()
+        settings.candidateAddresses = ["10.0.0.100"]
+        settings.udpPort = 3478
+        configure(&settings)
+        let certificate = try DTLSCertificate.generateECDSA(commonName: "in-process relay", validity: .seconds(3_600))
+        plane = MediaPlane(sender: sink, settings: settings, certificate: certificate,
+                           logger: Logger(label: "plane", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    // MARK: the clock
+
+    /// Moves the clock in 5 ms steps for `duration`: the publisher's callback, the peers'
+    /// and the plane's timers (the plane's every 20 ms, as the relay's loop runs it), and
+    /// every datagram delivered.
+    func run(for duration: Duration, step: Duration = .milliseconds(5)) {
+        let end = now + duration
+        while now < end {
+            now = now + step
+            publishing?(now)
+            for peer in peers.values { peer.poll(now: now) }
+            if now - lastTick >= .milliseconds(20) {
+                lastTick = now
+                plane.tick(now: now)
+            }
+            deliver()
+        }
+    }
+
+    /// Hands every queued datagram over, both ways, until nothing is left.
+    func deliver() {
+        var rounds = 0
+        repeat {
+            rounds += 1
+            for peer in peers.values.sorted(by: { $0.address.port < $1.address.port }) where !peer.outbox.isEmpty {
+                let datagrams = peer.outbox
+                peer.outbox.removeAll()
+                for datagram in datagrams { plane.receive(datagram, from: peer.address, now: now) }
+            }
+            plane.readBatchComplete(now: now)
+            for (bytes, to) in sink.take() where drops?(to, bytes) != true {
+                peers[to]?.receive(bytes, from: Self.planeAddress, now: now)
+            }
+        } while peers.values.contains(where: { !$0.outbox.isEmpty }) && rounds < 50
+    }
+
+    // MARK: sessions
+
+    private func newAddress() -> TransportAddress {
+        defer { nextHost += 1 }
+        return TransportAddress(ip: .v4(0x0A00_0100 + nextHost), port: UInt16(5_000 + nextHost))
+    }
+
+    /// Publishes over WHIP (simulcast when more than one rid) and waits until DTLS is done.
+    func publish(rids: [String] = ["f", "h", "q"]) throws -> TestPublisher {
+        let certificate = try DTLSCertificate.generateECDSA(commonName: "publisher", validity: .seconds(3_600))
+        let credentials = ClientPeerSessionParameters.generateCredentials()
+        let address = newAddress()
+        let candidate = ICECandidate(foundation: "1", component: 1, transport: "udp", priority: 2_130_706_431,
+                                     address: address.host, port: address.port, type: .host)
+        let local = LocalTransport(iceUfrag: credentials.ufrag, icePassword: credentials.password,
+                                   fingerprint: DTLSFingerprint(algorithm: "sha-256", bytes: certificate.fingerprintSHA256),
+                                   candidates: [candidate], iceLite: false)
+        let audioSSRC = SecureRandom.uint32()
+        let ssrcs = LocalSSRCs(cname: "publisher", streamID: "publisher", audio: .init(ssrc: audioSSRC, trackID: "audio"),
+                               video: .init(ssrc: SecureRandom.uint32(), trackID: "video",
+                                            simulcastRIDs: rids.count > 1 ? rids : []))
+        let offer = SDPNegotiator.makeOffer(local: local, ssrcs: ssrcs)
+        let created = try plane.createSession(kind: .publisher, room: room, offer: offer.serialize(), now: now)
+        let negotiated = try SDPNegotiator.acceptAnswer(answer: try SessionDescription.parse(created.answerSDP), offer: offer)
+        let parameters = try ClientPeerSessionParameters(negotiated: negotiated, localUfrag: credentials.ufrag,
+                                                         localPassword: credentials.password, certificate: certificate)
+        let peer = TestPeer(address: address, session: try ClientPeerSession(parameters, now: now))
+        peers[address] = peer
+        try runUntil(timeout: .seconds(2)) { peer.session.canSendMedia }
+        return TestPublisher(peer: peer, negotiated: negotiated, rids: rids, audioSSRC: audioSSRC)
+    }
+
+    /// Watches over WHEP and waits until DTLS is done.
+    func watch(transportCC: Bool = false, maximumHeight: Int? = nil) throws -> TestViewer {
+        let certificate = try DTLSCertificate.generateECDSA(commonName: "viewer", validity: .seconds(3_600))
+        let credentials = ClientPeerSessionParameters.generateCredentials()
+        let address = newAddress()
+        let offer = ReceiveOnlyOffer(ufrag: credentials.ufrag, password: credentials.password,
+                                     fingerprint: "sha-256 " + Hex.encode(certificate.fingerprintSHA256, separator: ":", uppercase: true),
+                                     candidate: (address.host, address.port), sessionID: SecureRandom.uint64() >> 2,
+                                     transportCC: transportCC)
+        let created = try plane.createSession(kind: .viewer, room: room, offer: offer.sdp, maximumHeight: maximumHeight, now: now)
+        let answer = try SessionDescription.parse(created.answerSDP)
+        let parameters = try ClientPeerSessionParameters(answer: answer, localUfrag: credentials.ufrag,
+                                                         localPassword: credentials.password, certificate: certificate)
+        let peer = TestPeer(address: address, session: try ClientPeerSession(parameters, now: now))
+        peers[address] = peer
+        try runUntil(timeout: .seconds(2)) { peer.session.canSendMedia }
+        let types = ReceiveOnlyOffer.payloadTypes(in: answer)
+        return TestViewer(peer: peer, sessionID: created.sessionID, videoPayloadType: types.video!)
+    }
+
+    struct Timeout: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs the clock until `condition` holds; throws after `timeout`.
+    func runUntil(timeout: Duration, _ condition: () -> Bool) throws {
+        let deadline = now + timeout
+        while !condition() {
+            guard now < deadline else { throw Timeout(description: "not reached within \(timeout)") }
+            run(for: .milliseconds(5))
+        }
+    }
+
+    /// The plane's view of a viewer (`/api/streams/{room}`).
+    func snapshot(of viewer: TestViewer) -> StreamSnapshot.ViewerSnapshot? {
+        plane.snapshot(room: room, now: now)?.viewerSessions.first { viewer.sessionID.hasPrefix($0.sessionID) }
+    }
+}

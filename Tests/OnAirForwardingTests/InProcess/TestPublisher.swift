@@ -1,0 +1,110 @@
+import OnAirCrypto
+import OnAirRTP
+import OnAirSDP
+import OnAirWire
+
+/// A simulcast H.264 + Opus publisher made of real RTP: per layer its own SSRC, random
+/// sequence and timestamp bases, the RFC 8852 rid extension, real SPS (so the plane learns
+/// each layer's size), one packet per frame, and sender reports tying each layer's clock to
+/// one NTP time line.
+final class TestPublisher {
+    struct Layer {
+        let rid: String
+        let ssrc = SecureRandom.uint32()
+        let timestampBase = SecureRandom.uint32()
+        var sequence = UInt16(truncatingIfNeeded: SecureRandom.uint32())
+        let sps: [UInt8]
+        var packets: UInt32 = 0
+    }
+
+    let peer: TestPeer
+    let videoPayloadType: UInt8
+    let audioPayloadType: UInt8
+    let ridExtensionID: UInt8
+    let audioSSRC: UInt32
+    private(set) var layers: [Layer]
+    private var audioSequence: UInt16 = 0
+    /// Frames sent per layer (the frame number written in each payload).
+    private(set) var frame = 0
+    /// When each frame was sent, by frame number.
+    private(set) var frameTimes: [MonoTime] = []
+
+    /// x264 baseline SPS of 1280x720, 640x360 and 320x180 pictures (what `broadcast --simulcast` sends).
+    static let sps720: [UInt8] = [0x67, 0x42, 0xC0, 0x1F, 0xD9, 0x00, 0x50, 0x05, 0xBB, 0x01, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10,
+                                  0x00, 0x00, 0x03, 0x03, 0xC0, 0xF1, 0x83, 0x24, 0x80]
+    static let sps360: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xD9, 0x00, 0xA0, 0x2F, 0xF9, 0x70, 0x11, 0x00, 0x00, 0x03, 0x00, 0x01,
+                                  0x00, 0x00, 0x03, 0x00, 0x3C, 0x0F, 0x16, 0x2E, 0x48]
+    static let sps180: [UInt8] = [0x67, 0x42, 0xC0, 0x0D, 0xD9, 0x01, 0x41, 0x9F, 0x9F, 0x01, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10,
+                                  0x00, 0x00, 0x03, 0x03, 0xC0, 0xF1, 0x42, 0xA4, 0x80]
+    static let pps: [UInt8] = [0x68, 0xCB, 0x83, 0xCB, 0x20]
+
+    init(peer: TestPeer, negotiated: NegotiatedSession, rids: [String], audioSSRC: UInt32) {
+        self.peer = peer
+        let video = negotiated.media(of: .video)!
+        videoPayloadType = video.codec.payloadType
+        audioPayloadType = negotiated.media(of: .audio)!.codec.payloadType
+        ridExtensionID = video.extensions.first { $0.value == RTPHeaderExtensionURI.rtpStreamID }?.key ?? 0
+        self.audioSSRC = audioSSRC
+        let pictures = [Self.sps720, Self.sps360, Self.sps180]
+        layers = rids.enumerated().map { Layer(rid: $1, sps: pictures[min($0, 2)]) }
+    }
+
+    /// The layer index of a video SSRC.
+    func layer(ofSSRC ssrc: UInt32) -> Int? { layers.firstIndex { $0.ssrc == ssrc } }
+
+    /// The RTP timestamp of layer `index` at `now` (90 kHz from its base).
+    func timestamp(layer index: Int, at now: MonoTime) -> UInt32 {
+        layers[index].timestampBase &+ UInt32(truncatingIfNeeded: now.nanoseconds / 1_000_000 * 90)
+    }
+
+    /// One frame on every layer (`keyframes`: the layers that send an IDR with SPS and PPS).
+    /// Payload: NAL header, layer, frame number (16 bits), then filler bytes.
+    func sendFrame(at now: MonoTime, keyframes: Set<Int> = [], sizes: [Int] = [1_100, 500, 120]) {
+        frameTimes.append(now)
+        for index in layers.indices {
+            let size = sizes[min(index, sizes.count - 1)]
+            let tag: [UInt8] = [UInt8(index), UInt8(truncatingIfNeeded: frame >> 8), UInt8(truncatingIfNeeded: frame)]
+            let body = tag + [UInt8](repeating: 0xAB, count: size)
+            let payload: [UInt8]
+            if keyframes.contains(index) {
+                // RFC 6184 §5.7.1 STAP-A: SPS, PPS, IDR slice.
+                let idr = [0x65] + body
+                payload = [0x18] + Self.sized(layers[index].sps) + Self.sized(Self.pps) + Self.sized(idr)
+            } else {
+                payload = [0x41] + body
+            }
+            send(payload, layer: index, at: now)
+        }
+        frame += 1
+    }
+
+    private static func sized(_ nal: [UInt8]) -> [UInt8] { [UInt8(nal.count >> 8), UInt8(nal.count & 0xFF)] + nal }
+
+    private func send(_ payload: [UInt8], layer index: Int, at now: MonoTime) {
+        let rid = try! RTPHeaderExtensionBlock(elements: [RTPHeaderExtensionElement(id: ridExtensionID, data: Array(layers[index].rid.utf8))])
+        let builder = RTPPacketBuilder(payloadType: videoPayloadType, sequenceNumber: layers[index].sequence,
+                                       timestamp: timestamp(layer: index, at: now), ssrc: layers[index].ssrc, marker: true,
+                                       extensionBlock: rid)
+        layers[index].sequence &+= 1
+        layers[index].packets += 1
+        peer.sendRTP(builder.build(payload: payload))
+    }
+
+    /// 20 ms of Opus (any bytes: the plane forwards it as it is).
+    func sendAudio(at now: MonoTime) {
+        let builder = RTPPacketBuilder(payloadType: audioPayloadType, sequenceNumber: audioSequence,
+                                       timestamp: UInt32(truncatingIfNeeded: now.nanoseconds / 1_000_000 * 48), ssrc: audioSSRC,
+                                       marker: false)
+        audioSequence &+= 1
+        peer.sendRTP(builder.build(payload: [0xFC] + [UInt8](repeating: 0x11, count: 60)))
+    }
+
+    /// RFC 3550 §6.4.1 sender reports of every layer at `now`: one NTP time line for all.
+    func sendReports(at now: MonoTime) {
+        let ntp = NTPTime(unixNanoseconds: 1_700_000_000_000_000_000 + now.nanoseconds)
+        peer.sendRTCP(layers.indices.map { index in
+            .senderReport(SenderReport(ssrc: layers[index].ssrc, ntpTime: ntp, rtpTimestamp: timestamp(layer: index, at: now),
+                                       packetCount: layers[index].packets, octetCount: layers[index].packets * 200))
+        })
+    }
+}

@@ -1,0 +1,76 @@
+import OnAirRTP
+import OnAirWire
+
+/// A WHEP viewer's end: what it decoded of the video, packet by packet.
+final class TestViewer {
+    /// One video packet as the viewer got it.
+    struct VideoPacket: Equatable {
+        var sequence: UInt16
+        var timestamp: UInt32
+        var ssrc: UInt32
+        var marker: Bool
+        /// From the payload the publisher wrote: layer index and frame number; nil for
+        /// padding and filler.
+        var layer: Int?
+        var frame: Int?
+        var keyframe: Bool
+        var payload: [UInt8]
+    }
+
+    let peer: TestPeer
+    let sessionID: String
+    let videoPayloadType: UInt8
+
+    init(peer: TestPeer, sessionID: String, videoPayloadType: UInt8) {
+        self.peer = peer
+        self.sessionID = sessionID
+        self.videoPayloadType = videoPayloadType
+    }
+
+    /// The video packets with media (padding-only probes left out), in arrival order.
+    var video: [VideoPacket] {
+        peer.rtp.compactMap { packet -> VideoPacket? in
+            guard let header = try? RTPHeader(parsing: packet), header.payloadType == videoPayloadType else { return nil }
+            let payload = Array(packet[header.payloadRange])
+            guard !payload.isEmpty else { return nil }
+            var layer: Int?
+            var frame: Int?
+            var keyframe = false
+            switch payload[0] & 0x1F {
+            case 1 where payload.count >= 4:
+                (layer, frame) = (Int(payload[1]), Int(payload[2]) << 8 | Int(payload[3]))
+            case 24:
+                // STAP-A of SPS, PPS, IDR: the IDR's tag follows its NAL header.
+                var offset = 1
+                while offset + 2 < payload.count {
+                    let size = Int(payload[offset]) << 8 | Int(payload[offset + 1])
+                    let nal = offset + 2
+                    if payload[nal] & 0x1F == 5, size >= 4 {
+                        (layer, frame, keyframe) = (Int(payload[nal + 1]), Int(payload[nal + 2]) << 8 | Int(payload[nal + 3]), true)
+                    }
+                    offset = nal + size
+                }
+            default:
+                break
+            }
+            return VideoPacket(sequence: header.sequenceNumber, timestamp: header.timestamp, ssrc: header.ssrc,
+                               marker: header.marker, layer: layer, frame: frame, keyframe: keyframe, payload: payload)
+        }
+    }
+
+    /// Sequence numbers and timestamps of every video packet, padding included, in arrival order.
+    var videoHeaders: [(sequence: UInt16, timestamp: UInt32)] {
+        peer.rtp.compactMap { packet in
+            guard let header = try? RTPHeader(parsing: packet), header.payloadType == videoPayloadType else { return nil }
+            return (header.sequenceNumber, header.timestamp)
+        }
+    }
+
+    /// Video packets that carry a frame of the publisher's.
+    var frames: [VideoPacket] { video.filter { $0.frame != nil } }
+
+    /// Audio packets received.
+    var audioPackets: Int {
+        peer.rtp.count { (try? RTPHeader(parsing: $0))?.payloadType != videoPayloadType }
+    }
+}
