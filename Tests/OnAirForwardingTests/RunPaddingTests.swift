@@ -1,3 +1,4 @@
+import OnAirRTP
 import Testing
 @testable import OnAirForwarding
 
@@ -10,7 +11,7 @@ struct RunPaddingTests {
         var result: [Int] = []
         for (index, size) in sizes.enumerated() {
             let isVideo = video?[index] ?? true
-            let view = Room.PacketView(payloadType: 96, marker: false, sequence: UInt16(index), timestamp: 0, ssrc: 1,
+            let view = RTPPacketView(payloadType: 96, marker: false, sequence: UInt16(index), timestamp: 0, ssrc: 1,
                                        payloadRange: 12..<(12 + size))
             let padding = isVideo ? Room.runPadding(payloadSize: size, after: previous) : 0
             previous = Room.PendingPacket(packet: [], view: view, isVideo: isVideo, keyframe: false, layer: isVideo ? 0 : -1, padding: padding)

@@ -1,3 +1,4 @@
+import OnAirRTP
 import OnAirWire
 
 /// Fan-out by read batch: the publisher packets that arrive in one read batch are sent to
@@ -15,7 +16,7 @@ extension Room {
     /// One decrypted publisher packet waiting for the end of its read batch.
     package struct PendingPacket {
         let packet: [UInt8]
-        let view: PacketView
+        let view: RTPPacketView
         let isVideo: Bool
         let keyframe: Bool
         /// The publisher's video layer (``PublisherSession/videoLayers``); -1 for audio.
@@ -31,7 +32,7 @@ extension Room {
     /// (the last viewer of a batch waits for all copies before it).
     package static let maxPendingPackets = 32
 
-    package func queueForFanOut(_ packet: [UInt8], view: PacketView, isVideo: Bool, keyframe: Bool, layer: Int,
+    package func queueForFanOut(_ packet: [UInt8], view: RTPPacketView, isVideo: Bool, keyframe: Bool, layer: Int,
                         sender: any DatagramSink, now: MonoTime) {
         pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe, layer: layer,
                                             padding: isVideo ? Self.runPadding(payloadSize: view.payloadRange.count,
@@ -73,7 +74,7 @@ extension Room {
     /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.
     /// Video goes only to viewers on its layer (or switching to it at this keyframe).
     @inline(__always)
-    package func send(_ view: PacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool, layer: Int, padding: Int,
+    package func send(_ view: RTPPacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool, layer: Int, padding: Int,
               to viewer: ViewerSession, at destination: DatagramDestination, from publisher: PublisherSession,
               sender: any DatagramSink, now: MonoTime) {
         let numbers: (sequence: UInt16, timestamp: UInt32)?

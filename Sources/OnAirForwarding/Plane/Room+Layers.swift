@@ -10,12 +10,12 @@ extension Room {
     /// not forwarded (an SSRC past the layer limit, a second source of a publisher without
     /// simulcast, a retransmission of what arrived already).
     @inline(__always)
-    package func admitVideo(_ view: PacketView, raw: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer,
+    package func admitVideo(_ view: RTPPacketView, raw: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer,
                     from publisher: PublisherSession, now: MonoTime, isRetransmission: Bool)
         -> (layer: Int, keyframe: Bool, primary: Bool)?
     {
         let keyframe = H264Keyframe.startsKeyframe(payload)
-        let rank = Self.rank(of: view.ssrc, in: raw, publisher: publisher)
+        let rank = Self.rank(of: view, in: raw, publisher: publisher)
         let known = publisher.videoLayer(ssrc: view.ssrc)
         let decision = publisher.videoSource.accept(view.ssrc, rank: publisher.videoPreference(layer: known, ridRank: rank),
                                                     now: now)
@@ -48,7 +48,7 @@ extension Room {
     }
 
     @inline(__always)
-    private func recordArrival(_ view: PacketView, layer: Int, of publisher: PublisherSession, now: MonoTime) {
+    private func recordArrival(_ view: RTPPacketView, layer: Int, of publisher: PublisherSession, now: MonoTime) {
         if publisher.videoLayers[layer].statistics.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                                           arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate)) {
             publisher.videoLayers[layer].newestTimestamp = view.timestamp

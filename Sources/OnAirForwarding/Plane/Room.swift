@@ -51,39 +51,6 @@ package final class Room {
         }
     }
 
-    /// RFC 3550 §5.1 fields of one publisher packet, found without copying it.
-    package struct PacketView {
-        var payloadType: UInt8
-        var marker: Bool
-        var sequence: UInt16
-        var timestamp: UInt32
-        var ssrc: UInt32
-        var payloadRange: Range<Int>
-    }
-
-    @inline(__always)
-    package static func view(_ raw: UnsafeRawBufferPointer) -> PacketView? {
-        guard raw.count >= 12, raw[0] >> 6 == 2 else { return nil }
-        var offset = 12 + 4 * Int(raw[0] & 0x0F)
-        if raw[0] & 0x10 != 0 {
-            guard raw.count >= offset + 4 else { return nil }
-            offset += 4 + 4 * (Int(raw[offset + 2]) << 8 | Int(raw[offset + 3]))
-        }
-        var end = raw.count
-        if raw[0] & 0x20 != 0 {
-            let padding = Int(raw[end - 1])
-            guard padding > 0, padding <= end - offset else { return nil }
-            end -= padding
-        }
-        guard offset <= end else { return nil }
-        return PacketView(
-            payloadType: raw[1] & 0x7F, marker: raw[1] & 0x80 != 0,
-            sequence: UInt16(raw[2]) << 8 | UInt16(raw[3]),
-            timestamp: UInt32(raw[4]) << 24 | UInt32(raw[5]) << 16 | UInt32(raw[6]) << 8 | UInt32(raw[7]),
-            ssrc: UInt32(raw[8]) << 24 | UInt32(raw[9]) << 16 | UInt32(raw[10]) << 8 | UInt32(raw[11]),
-            payloadRange: offset..<end)
-    }
-
     /// A monotonic time in RTP clock units, for jitter (RFC 3550 App. A.8 wants arrival times
     /// in the stream's timestamp units; only differences matter, so wrapping is fine).
     @inline(__always)
@@ -92,13 +59,12 @@ package final class Room {
     }
 
     /// A simulcast encoding's preference from its rid (RFC 8852 extension), learnt once per SSRC.
-    package static func rank(of ssrc: UInt32, in raw: UnsafeRawBufferPointer, publisher: PublisherSession) -> Int {
-        if let known = publisher.videoRanks[ssrc] { return known }
-        guard let id = publisher.ridExtensionID, raw[0] & 0x10 != 0, let header = try? RTPHeader(parsing: raw),
-              let range = try? RTPHeaderExtensionWalker.find(id: id, in: raw, header: header) else { return .max }
+    package static func rank(of view: RTPPacketView, in raw: UnsafeRawBufferPointer, publisher: PublisherSession) -> Int {
+        if let known = publisher.videoRanks[view.ssrc] { return known }
+        guard let id = publisher.ridExtensionID, let range = view.extensionElement(id: id, in: raw) else { return .max }
         let rid = String(decoding: UnsafeRawBufferPointer(rebasing: raw[range]), as: UTF8.self)
         let rank = publisher.videoRIDs.firstIndex(of: rid) ?? .max
-        publisher.videoRanks[ssrc] = rank
+        publisher.videoRanks[view.ssrc] = rank
         return rank
     }
 
@@ -109,12 +75,11 @@ package final class Room {
                  isRetransmission: Bool = false) {
         var recovered: [UInt8]?
         packet.withUnsafeBytes { raw in
-            guard let view = Self.view(raw) else { return }
+            guard let view = RTPPacketView(raw) else { return }
             // Every packet counts for transport-cc, bandwidth probes (RTX, padding) above all:
             // unreported probes would read as loss and keep the publisher's bitrate down.
-            if !isRetransmission, let id = publisher.transportSequenceExtensionID, raw[0] & 0x10 != 0,
-               let header = try? RTPHeader(parsing: raw),
-               let range = try? RTPHeaderExtensionWalker.find(id: id, in: raw, header: header), range.count == 2 {
+            if !isRetransmission, let id = publisher.transportSequenceExtensionID,
+               let range = view.extensionElement(id: id, in: raw), range.count == 2 {
                 let sequence = UInt16(raw[range.lowerBound]) << 8 | UInt16(raw[range.lowerBound + 1])
                 publisher.transportFeedback.record(sequence: sequence, arrivalMicroseconds: Int64(now.nanoseconds / 1000))
             }
@@ -219,7 +184,7 @@ package final class Room {
             return
         }
         publisher.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
-            guard let view = Self.view(raw), view.payloadType == publisher.videoPayloadType,
+            guard let view = RTPPacketView(raw), view.payloadType == publisher.videoPayloadType,
                   let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
             let sent = emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: track.payloadType,
                             sequence: viewerSequence, timestamp: timestamp, ssrc: track.ssrc,

@@ -67,12 +67,12 @@ extension Room {
     /// drops everything for a while), so the next packets may be missing too.
     private func nearestTimestamp(to sequence: UInt16, layer: Int, of publisher: PublisherSession) -> UInt32? {
         for distance in 1...UInt16(64) {
-            if let found = publisher.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &- distance, { Self.view($0)?.timestamp }) ?? nil {
+            if let found = publisher.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &- distance, { RTPPacketView($0)?.timestamp }) ?? nil {
                 return found
             }
         }
         for distance in 1...UInt16(64) {
-            if let found = publisher.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &+ distance, { Self.view($0)?.timestamp }) ?? nil {
+            if let found = publisher.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &+ distance, { RTPPacketView($0)?.timestamp }) ?? nil {
                 return found
             }
         }

@@ -5,7 +5,8 @@ import OnAirWire
 
 // fuzz-rtp: one input is one RTP packet (after SRTP unprotect, as the relay sees it).
 //
-// Exercises the header parser (RFC 3550 §5.1), the RFC 8285 extension walker, the
+// Exercises the header parsers (RFC 3550 §5.1: the forwarding path's RTPPacketView, checked
+// against the general RTPHeader), the RFC 8285 extension walker, the
 // extension-ID rewriter of the fan-out path, RTX (RFC 4588 §4) wrap/unwrap, the in-place
 // field rewriters, the retransmission cache and receiver statistics, the H.264 payload
 // inspection of the forwarding path (keyframe start, the SPS a layer's size is read from,
@@ -23,13 +24,16 @@ private let rewriter = RTPHeaderExtensionRewriter(mapping: [
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let packet = FuzzInput(data, size).bytes
     let fromBuffer = packet.withUnsafeBytes { try? RTPHeader(parsing: $0) }
+    let view = packet.withUnsafeBytes { RTPPacketView($0) }
     guard let header = try? RTPHeader(parsing: packet) else {
         fuzzCheck(fromBuffer == nil, "array and buffer parsers disagree")
+        fuzzCheck(view == nil, "the forwarding view read a packet the header parser refused")
         _ = try? RTX.unwrap(packet, originalSSRC: 1, originalPayloadType: 96)
         _ = try? rewriter.rewrite(packet)
         return 0
     }
     fuzzCheck(fromBuffer == header, "array and buffer parsers disagree")
+    checkView(view, packet, header: header)
     fuzzCheck(header.payloadOffset + header.payloadLength + header.paddingLength == packet.count,
               "header, payload and padding do not add up to the packet")
     fuzzCheck(header.extensionDataRange.upperBound <= header.payloadOffset, "extension overlaps the payload")
@@ -158,5 +162,25 @@ private func checkNACKGenerator(_ packet: [UInt8]) {
         now = now + .milliseconds(Int(packet[index]) % 50)
         generator.poll(now: now, into: &due, givenUp: &givenUp)
         index += 2
+    }
+}
+
+/// The forwarding path's view reads what the general parser reads, elements included.
+private func checkView(_ view: RTPPacketView?, _ packet: [UInt8], header: RTPHeader) {
+    guard let view else {
+        fuzzCheck(false, "the forwarding view refused a packet the header parser read")
+        return
+    }
+    fuzzCheck(view.payloadType == header.payloadType && view.marker == header.marker && view.sequence == header.sequenceNumber
+              && view.timestamp == header.timestamp && view.ssrc == header.ssrc, "view and header read other fields")
+    fuzzCheck(view.payloadRange == header.payloadRange, "view payload \(view.payloadRange), header \(header.payloadRange)")
+    fuzzCheck(view.extensionForm == header.extensionForm, "view and header read other extension forms")
+    guard view.extensionForm != nil else { return }
+    fuzzCheck(view.extensionDataRange == header.extensionDataRange, "view and header read other extension blocks")
+    packet.withUnsafeBytes { bytes in
+        for id in UInt8(1)...15 {
+            let expected = try? RTPHeaderExtensionWalker.find(id: id, in: bytes, header: header)
+            fuzzCheck(view.extensionElement(id: id, in: bytes) == (expected ?? nil), "element \(id) found elsewhere by the view")
+        }
     }
 }
