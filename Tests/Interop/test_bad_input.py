@@ -267,13 +267,20 @@ def flood(port: int, datagrams: list[bytes], seconds: float) -> int:
     return sent
 
 
-def attack_signalled_session(relay, rng: random.Random) -> dict:
-    """A WHEP session created only to be attacked: authenticate with a proper connectivity
-    check (so the relay selects our address for it), then throw garbage DTLS, RTP and RTCP
-    and forged checks at it from that address. Returns what happened."""
+def signal_session(relay) -> tuple:
+    """A WHEP session created only to be attacked (before the floods: a relay whose media
+    loop a flood keeps over `limits.max_media_load` rightly answers new viewers 503)."""
     offer = aiortc_offer("recvonly")
     status, headers, body = http("POST", relay.whep_url(ROOM), offer.encode(), {"Content-Type": "application/sdp"})
     assert status == 201, (status, body[:300])
+    return offer, headers, body
+
+
+def attack_signalled_session(relay, rng: random.Random, signalled: tuple) -> dict:
+    """Authenticates the signalled session with a proper connectivity check (so the relay
+    selects our address for it), then throws garbage DTLS, RTP and RTCP and forged checks at
+    it from that address. Returns what happened."""
+    offer, headers, body = signalled
     answer = body.decode()
     location = headers.get("Location")
     offer_ufrag = sdp_attribute(offer, "ice-ufrag")  # USERNAME is "<relay ufrag>:<offer ufrag>"
@@ -333,12 +340,13 @@ def test_live_stream_survives_hostile_udp_and_http(relay, procs):
     burst = [b"\x80" + bytes([rng.randint(0, 127)]) + rng.randbytes(198) for _ in range(5000)]
     udp_threads.append(threading.Thread(target=lambda: sent.__setitem__(2, flood(relay.udp_port, burst, 0.0))))
     sent.append(0)
+    signalled = signal_session(relay)
     for thread in udp_threads:
         thread.start()
     location = posted["location"]
     abuse_started = time.monotonic()
     results = http_abuse(relay, location, posted.get("etag"))
-    session_attack = attack_signalled_session(relay, rng)
+    session_attack = attack_signalled_session(relay, rng, signalled)
     for thread in udp_threads:
         thread.join(30)
     abuse_seconds = time.monotonic() - abuse_started
