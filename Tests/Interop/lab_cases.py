@@ -104,6 +104,8 @@ class Case:
     # A relay defect (described here) that makes this case miss its targets: test_lab.py reports
     # the run as an expected failure (xfail) while the targets the defect explains are missed.
     known_defect: str | None = None
+    # The misses the defect explains (substrings of problems()); None: all of them.
+    defect_excuses: tuple[str, ...] | None = None
 
     @property
     def viewers(self) -> int:
@@ -175,7 +177,11 @@ def _lab_cases() -> list[Case]:
     # f ~2.5 Mbit/s, h ~500k, q ~150k) and an aiortc viewer behind 600 kbit/s: never f.
     Case("chromium-publisher-600k", "Chromium simulcast publisher (WHIP, q/h/f), viewer downlink tbf 600 kbit/s",
          simulcast=True, publisher="chromium", downlink_kbit=600, below_height=720, min_fps=24, max_freeze_ms=1000,
-         settle=8, measure=16),
+         settle=8, measure=16,
+         known_defect="now and then (1 CI run in 4; 0 of 2 bench runs after it) a probe 'succeeds' at 764 kbit/s on the "
+                      "600 kbit/s link, h (496k) overflows it, and after the switch down to q aiortc's jitter buffer "
+                      "stays seconds behind (9.9 fps, freezes up to 8 s, latency 11.9 s)",
+         defect_excuses=("fps decoded", "longest freeze")),
     # Bench only: chromium-viewer-1mbit's known defect, more often (2 of 5 runs): a viewer
     # joining 6 s after the start was put on f at once (2.5 Mbit/s into 1 Mbit/s), and the loss
     # burst took its estimate to the floor (paused 14 s).
@@ -326,7 +332,9 @@ class Result:
         if not self.case.known_defect:
             return []
         paused = bool(((self.menu or {}).get("page_layer") or {}).get("paused"))
-        return [p for p in self.problems() if paused or not p.startswith("quality menu")]
+        excuses = self.case.defect_excuses
+        return [p for p in self.problems() if (paused or not p.startswith("quality menu"))
+                and (excuses is None or any(excuse in p for excuse in excuses))]
 
     def problems(self) -> list[str]:
         """The issue's targets this run missed (empty: passed)."""
