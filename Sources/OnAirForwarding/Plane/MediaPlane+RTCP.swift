@@ -15,16 +15,13 @@ extension MediaPlane {
                     publisher.videoLayers[layer].statistics.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
                     publisher.videoLayers[layer].clock = SenderClock(ntpTime: report.ntpTime, rtpTimestamp: report.rtpTimestamp,
                                                                      clockRate: publisher.videoClockRate)
-                } else if report.ssrc == publisher.audioSSRC {
-                    publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
-                }
-                forwardSenderReport(report, in: room, from: publisher, now: now)
-                if let layer = publisher.videoLayer(ssrc: report.ssrc) {
                     room.tap?.senderReport(layer: layer, rid: publisher.videoLayers[layer].rid, isPrimary: layer == publisher.primaryLayer,
                                            ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
                 } else if report.ssrc == publisher.audioSSRC {
+                    publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
                     room.tap?.senderReport(layer: nil, rid: nil, isPrimary: false, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
                 }
+                forwardSenderReport(report, in: room, from: publisher, now: now)
             }
         } else if let viewer = session as? ViewerSession {
             for item in packets {

@@ -1,7 +1,7 @@
 import OnAirSDP
 
 /// What the media plane is told by its configuration: limits, timeouts, and the addresses
-/// it advertises (the relay builds it from `relay.yaml`).
+/// it advertises (the relay builds it from `relay.yaml`, whose defaults are these).
 package struct MediaPlaneSettings: Sendable {
     package var maxSessions = 2_000
     package var maxViewersPerRoom = 1_500
@@ -17,4 +17,6 @@ package struct MediaPlaneSettings: Sendable {
     package var udpPort = 0
 
     package init() {}
+
+    package static let defaults = MediaPlaneSettings()
 }

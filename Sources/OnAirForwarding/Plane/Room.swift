@@ -146,7 +146,7 @@ package final class Room {
         viewer.selector.probe.countNACKed(viewerSequences.count)
         if !viewer.repeatsNACKs { viewer.history.noteNACK(viewerSequences) }
         for viewerSequence in viewerSequences {
-            resend(viewerSequence, to: viewer, asked: true, now: now, sender: sender)
+            resend(viewerSequence, to: viewer, now: now, sender: sender)
         }
     }
 
@@ -155,11 +155,10 @@ package final class Room {
         guard viewer.video != nil, !viewer.repeatsNACKs, viewer.history.outstandingCount > 0 else { return }
         scratch.removeAll(keepingCapacity: true)
         viewer.history.collectOverdue(interval: viewer.resendInterval + .milliseconds(20), now: now, into: &scratch)
-        for sequence in scratch { resend(sequence, to: viewer, asked: false, now: now, sender: sender) }
+        for sequence in scratch { resend(sequence, to: viewer, now: now, sender: sender) }
     }
 
-    private func resend(_ viewerSequence: UInt16, to viewer: ViewerSession, asked: Bool, now: MonoTime,
-                        sender: any DatagramSink) {
+    private func resend(_ viewerSequence: UInt16, to viewer: ViewerSession, now: MonoTime, sender: any DatagramSink) {
         guard let publisher, let track = viewer.video, let destination = viewer.destination, viewer.peer.canSendMedia,
               let source = track.source(ofViewerSequence: viewerSequence),
               publisher.videoLayers.indices.contains(source.layer) else { return }

@@ -1,3 +1,5 @@
+import OnAirForwarding
+
 /// Everything the relay can be told, with loopback defaults so that it runs with no
 /// config file at all. Loaded from YAML (`config/relay.yaml`), then overridden by
 /// environment variables (see ``RelayConfig/applyEnvironment(_:)``).
@@ -46,11 +48,11 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         /// Addresses put into ICE candidates. Empty means the bind address.
         public var advertisedAddresses: [String] = []
         /// A peer with no valid STUN, DTLS or SRTP traffic for this long is gone (RFC 7675).
-        public var consentTimeoutSeconds = 3.0
+        public var consentTimeoutSeconds = MediaPlaneSettings.defaults.consentTimeoutSeconds
         /// Packets kept per stream for answering NACKs.
-        public var retransmitCacheSize = 1024
+        public var retransmitCacheSize = MediaPlaneSettings.defaults.retransmitCacheSize
         /// Bitrate (bit/s) announced to publishers in REMB where negotiated: the most we take.
-        public var maxPublishBitrate = 6_000_000
+        public var maxPublishBitrate = MediaPlaneSettings.defaults.maxPublishBitrate
 
         public init() {}
 
@@ -98,14 +100,14 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         /// Largest SDP body accepted (413 above).
         public var maxBodyBytes = 64 * 1024
         /// Sessions (publishers + viewers) across all rooms (503 above).
-        public var maxSessions = 2_000
+        public var maxSessions = MediaPlaneSettings.defaults.maxSessions
         /// Viewers in one room (503 above).
-        public var maxViewersPerRoom = 1_500
+        public var maxViewersPerRoom = MediaPlaneSettings.defaults.maxViewersPerRoom
         /// Seconds a POST waits for nothing: sessions that never complete ICE+DTLS are dropped.
-        public var connectTimeoutSeconds = 15.0
+        public var connectTimeoutSeconds = MediaPlaneSettings.defaults.connectTimeoutSeconds
         /// Share of its core the media loop may be busy with before new viewers get 503
         /// (``MediaLoadMeter``); 1 turns the check off.
-        public var maxMediaLoad = 0.85
+        public var maxMediaLoad = MediaPlaneSettings.defaults.maxMediaLoad
 
         public init() {}
 
