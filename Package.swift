@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "chat", targets: ["chat"]),
         .executable(name: "broadcast", targets: ["broadcast"]),
         .executable(name: "fanout-bench", targets: ["fanout-bench"]),
+        .executable(name: "plane-allocations", targets: ["plane-allocations"]),
         // Libraries so that tools/fuzz (a separate package) can link the parsers.
         .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirPayload", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS",
                                                  "OnAirWebRTC"]),
@@ -147,6 +148,9 @@ let package = Package(
 
         // Benchmarks: programs that print figures (tools/bench/...), and what they share.
         .target(name: "BenchSupport", path: "tools/bench/common", swiftSettings: strict),
+        // Counts the media plane's per-packet allocations in a release build (run by tools/test.sh).
+        .executableTarget(name: "plane-allocations", dependencies: ["OnAirPlaneHarness", "OnAirWire"],
+                          path: "tools/bench/allocations", swiftSettings: strict),
         .executableTarget(name: "fanout-bench",
                           dependencies: ["BenchSupport", "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirDTLS", "OnAirSTUN", "CLiveSocket",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -179,6 +183,15 @@ let package = Package(
 
         // Shared by the test targets (a deterministic generator for randomised tests).
         .target(name: "OnAirTestSupport", path: "Tests/OnAirTestSupport", swiftSettings: strict),
+        // Counts one thread's heap allocations (it replaces malloc and friends in the test
+        // executable): "the media path allocates nothing" as a test that can fail.
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        // The media plane in-process with real peers and a manual clock: for its tests, and
+        // for the release-built allocation check (tools/bench/allocations).
+        .target(name: "OnAirPlaneHarness",
+                dependencies: ["OnAirForwarding", "OnAirRTP", "OnAirPayload", "OnAirWire", "OnAirSDP", "OnAirWebRTC", "OnAirDTLS",
+                               "OnAirCrypto", "CAllocationCounter", .product(name: "Logging", package: "swift-log")],
+                path: "Tests/OnAirPlaneHarness", swiftSettings: strict),
         .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
         .testTarget(name: "OnAirSDPTests", dependencies: ["OnAirSDP"], swiftSettings: strict),
         .testTarget(name: "OnAirRTPTests", dependencies: ["OnAirTestSupport", "OnAirRTP"], swiftSettings: strict),
@@ -192,7 +205,7 @@ let package = Package(
         .testTarget(name: "OnAirTestPatternTests", dependencies: ["OnAirTestSupport", "OnAirTestPattern"], swiftSettings: strict),
         .testTarget(name: "OnAirRateControlTests", dependencies: ["OnAirTestSupport", "OnAirRateControl", "OnAirRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirForwardingTests", dependencies: ["OnAirTestSupport", "OnAirForwarding", "OnAirRTP", "OnAirPayload", "OnAirWire",
-                                                                  "OnAirSDP", "OnAirWebRTC", "OnAirDTLS", "OnAirCrypto",
+                                                                  "OnAirSDP", "OnAirWebRTC", "OnAirDTLS", "OnAirCrypto", "OnAirPlaneHarness",
                                                                   .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirPayload"], swiftSettings: strict),

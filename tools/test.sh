@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): installs what is missing, builds, runs every test.
-#   tools/test.sh            unit tests (swift test) + interop tests with real peers + fuzz smoke
+#   tools/test.sh            unit tests (swift test) + the media plane's allocation check (release)
+#                            + interop tests with real peers + fuzz smoke
 #   ONAIR_SKIP_INTEROP=1     unit tests only (for quick local runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,10 @@ swift build --build-tests -q   # fails loudly if the filtered build above failed
 
 echo "== unit tests (swift test)"
 swift test --skip-build
+
+echo "== media plane allocations (release build)"
+swift build -c release --product plane-allocations -q
+.build/release/plane-allocations
 
 if [ -z "${ONAIR_SKIP_FUZZ:-}" ] && [ -x tools/fuzz/run.sh ]; then
   echo "== fuzz smoke"

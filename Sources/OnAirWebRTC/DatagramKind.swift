@@ -26,4 +26,10 @@ public enum DatagramKind: Sendable, Equatable {
         guard datagram.count >= 2 else { return .unknown }
         return classify(first: datagram[0], second: datagram[1])
     }
+
+    @inline(__always)
+    public static func classify(_ datagram: UnsafeRawBufferPointer) -> DatagramKind {
+        guard datagram.count >= 2 else { return .unknown }
+        return classify(first: datagram[0], second: datagram[1])
+    }
 }

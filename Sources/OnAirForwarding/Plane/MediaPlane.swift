@@ -42,6 +42,10 @@ package final class MediaPlane {
     /// Rooms with publisher packets waiting for the end of the read batch (``Room/fanOutPending``).
     private var roomsAwaitingFanOut: [Room] = []
     private var lastReportTick = MonoTime.zero
+    /// Decrypted publisher packets until the end of the read batch.
+    package let inbound = InboundPacketSlab()
+    /// Datagrams too large for a slot (not media of ours), dropped.
+    package var oversizeDatagrams: UInt64 = 0
     /// How busy the thread forwarding is; new viewers get 503 above `maxMediaLoad`.
     package var mediaLoad = MediaLoadMeter()
 
@@ -58,18 +62,53 @@ package final class MediaPlane {
 
     // MARK: datagrams
 
-    /// One datagram from `address` (RFC 7983 demultiplexing happens in the session's peer).
-    package func receive(_ bytes: [UInt8], from address: TransportAddress, now: MonoTime) {
-        guard bytes.count >= 2 else { unroutable += 1; return }
+    /// One datagram from `address`, demultiplexed by RFC 7983. SRTP and SRTCP are decrypted in
+    /// a slot of ``inbound`` (the per-packet path allocates nothing); STUN and DTLS go to the
+    /// session's peer as arrays.
+    package func receive(_ datagram: UnsafeRawBufferPointer, from address: TransportAddress, now: MonoTime) {
+        let kind = DatagramKind.classify(datagram)
         var session = sessionsByAddress[address]
-        if session == nil, DatagramKind.classify(bytes) == .stun,
-           let ufrag = PeerSession.localUfrag(ofCheck: bytes) {
-            session = sessionsByUfrag[ufrag]
+        if session == nil, kind == .stun {
+            let bytes = Array(datagram)
+            if let ufrag = PeerSession.localUfrag(ofCheck: bytes) { session = sessionsByUfrag[ufrag] }
         }
-        guard let session, !session.ended else { unroutable += 1; return }
-        events.removeAll(keepingCapacity: true)
-        session.peer.receive(bytes, from: address, now: now, events: &events)
-        handle(events: events, of: session, now: now)
+        guard let session, !session.ended, kind != .unknown else { unroutable += 1; return }
+        guard kind == .rtp || kind == .rtcp else {
+            events.removeAll(keepingCapacity: true)
+            session.peer.receive(Array(datagram), from: address, now: now, events: &events)
+            handle(events: events, of: session, now: now)
+            return
+        }
+        guard datagram.count <= InboundPacketSlab.slotSize else { oversizeDatagrams &+= 1; return }
+        // A packet and the original an RTX packet may carry: two slots.
+        if inbound.freeSlots < 2 { fanOutPending(now: now) }
+        guard let slot = inbound.nextSlot() else { return }
+        UnsafeMutableRawBufferPointer(rebasing: slot[..<datagram.count]).copyMemory(from: datagram)
+        guard let length = session.peer.unprotect(slot, length: datagram.count, kind: kind, from: address, now: now) else { return }
+        let packet = UnsafeRawBufferPointer(rebasing: slot[..<length])
+        if kind == .rtcp {
+            handleRTCP(Array(packet), from: session, now: now)
+        } else {
+            receiveRTP(packet, from: session, now: now)
+        }
+    }
+
+    /// One datagram held in an array (tests, tools).
+    package func receive(_ datagram: [UInt8], from address: TransportAddress, now: MonoTime) {
+        datagram.withUnsafeBytes { receive($0, from: address, now: now) }
+    }
+
+    /// A decrypted publisher packet (in the slot ``InboundPacketSlab/nextSlot()`` gave): into
+    /// its room's fan-out, keeping the slot until the end of the read batch.
+    private func receiveRTP(_ packet: UnsafeRawBufferPointer, from session: MediaSession, now: MonoTime) {
+        guard let publisher = session as? PublisherSession, let room = rooms[session.room],
+              room.publisher === publisher else { return }
+        room.forward(packet, from: publisher, now: now, sender: sender, slab: inbound)
+        if !room.awaitingFanOut && !room.pendingPackets.isEmpty {
+            room.awaitingFanOut = true
+            roomsAwaitingFanOut.append(room)
+        }
+        if room.needsKeyframe { requestKeyframes(room, now: now) }
     }
 
     /// The end of a read batch: the publishers' packets go to the viewers, and out.
@@ -81,13 +120,14 @@ package final class MediaPlane {
     /// Sends every room's pending publisher packets to its viewers. Runs at the end of each
     /// read batch, and before anything that changes who is in a room.
     package func fanOutPending(now: MonoTime) {
-        guard !roomsAwaitingFanOut.isEmpty else { return }
+        guard !roomsAwaitingFanOut.isEmpty else { inbound.reset(); return }
         for room in roomsAwaitingFanOut {
             requestRepairs(room, now: now)
             room.awaitingFanOut = false
             room.fanOutPending(sender: sender, now: now)
         }
         roomsAwaitingFanOut.removeAll(keepingCapacity: true)
+        inbound.reset()
     }
 
     package func handle(events: [PeerEvent], of session: MediaSession, now: MonoTime) {
@@ -102,15 +142,8 @@ package final class MediaPlane {
             case .connected:
                 session.connectedAt = now
                 connected(session, now: now)
-            case .rtp(let packet):
-                guard let publisher = session as? PublisherSession, let room = rooms[session.room],
-                      room.publisher === publisher else { continue }
-                room.forward(packet, from: publisher, now: now, sender: sender)
-                if !room.awaitingFanOut && !room.pendingPackets.isEmpty {
-                    room.awaitingFanOut = true
-                    roomsAwaitingFanOut.append(room)
-                }
-                if room.needsKeyframe { requestKeyframes(room, now: now) }
+            case .rtp:
+                break  // media comes in through receive(_:from:now:), decrypted in place
             case .rtcp(let packet):
                 handleRTCP(packet, from: session, now: now)
             case .closed(let reason):

@@ -15,7 +15,8 @@ import OnAirWire
 extension Room {
     /// One decrypted publisher packet waiting for the end of its read batch.
     package struct PendingPacket {
-        let packet: [UInt8]
+        /// In a slot of the plane's ``InboundPacketSlab``, valid until the fan-out.
+        let packet: UnsafeRawBufferPointer
         let view: RTPPacketView
         let isVideo: Bool
         let keyframe: Bool
@@ -32,8 +33,10 @@ extension Room {
     /// (the last viewer of a batch waits for all copies before it).
     package static let maxPendingPackets = 32
 
-    package func queueForFanOut(_ packet: [UInt8], view: RTPPacketView, isVideo: Bool, keyframe: Bool, layer: Int,
-                        sender: any DatagramSink, now: MonoTime) {
+    /// Queues a packet that lies in the slot `slab` gave last, and keeps that slot.
+    package func queueForFanOut(_ packet: UnsafeRawBufferPointer, view: RTPPacketView, isVideo: Bool, keyframe: Bool, layer: Int,
+                                slab: InboundPacketSlab, sender: any DatagramSink, now: MonoTime) {
+        slab.keep()
         pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe, layer: layer,
                                             padding: isVideo ? Self.runPadding(payloadSize: view.payloadRange.count,
                                                                                after: pendingPackets.last) : 0))
@@ -60,11 +63,9 @@ extension Room {
                 guard let destination = viewer.destination, viewer.peer.canSendMedia else { continue }
                 for index in pending.indices {
                     let item = pending[index]
-                    item.packet.withUnsafeBytes { raw in
-                        send(item.view, payload: UnsafeRawBufferPointer(rebasing: raw[item.view.payloadRange]),
-                             isVideo: item.isVideo, keyframe: item.keyframe, layer: item.layer, padding: item.padding,
-                             to: viewer, at: destination, from: publisher, sender: sender, now: now)
-                    }
+                    send(item.view, payload: UnsafeRawBufferPointer(rebasing: item.packet[item.view.payloadRange]),
+                         isVideo: item.isVideo, keyframe: item.keyframe, layer: item.layer, padding: item.padding,
+                         to: viewer, at: destination, from: publisher, sender: sender, now: now)
                 }
             }
         }

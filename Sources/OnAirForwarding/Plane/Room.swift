@@ -71,62 +71,73 @@ package final class Room {
     /// Forwards one decrypted publisher RTP packet to the viewers (at the end of the read
     /// batch, ``fanOutPending``). Every video layer is forwarded; each viewer takes its own
     /// (``send``). An RTX packet (RFC 4588) is forwarded as the original it carries.
-    package func forward(_ packet: [UInt8], from publisher: PublisherSession, now: MonoTime, sender: any DatagramSink,
-                 isRetransmission: Bool = false) {
-        var recovered: [UInt8]?
-        packet.withUnsafeBytes { raw in
-            guard let view = RTPPacketView(raw) else { return }
-            // Every packet counts for transport-cc, bandwidth probes (RTX, padding) above all:
-            // unreported probes would read as loss and keep the publisher's bitrate down.
-            if !isRetransmission, let id = publisher.transportSequenceExtensionID,
-               let range = view.extensionElement(id: id, in: raw), range.count == 2 {
-                let sequence = UInt16(raw[range.lowerBound]) << 8 | UInt16(raw[range.lowerBound + 1])
-                publisher.transportFeedback.record(sequence: sequence, arrivalMicroseconds: Int64(now.nanoseconds / 1000))
-            }
-            let isVideo = view.payloadType == publisher.videoPayloadType
-            guard isVideo || view.payloadType == publisher.audioPayloadType else {
-                if view.payloadType == publisher.repair?.rtxPayloadType {
-                    recovered = Self.recoverOriginal(of: raw, from: publisher)
-                }
-                return  // FEC or an unnegotiated payload type: not forwarded
-            }
-            packetsIn += 1
-            bytesIn += UInt64(raw.count)
-            publisher.packetsIn += 1
-            publisher.bytesIn += UInt64(raw.count)
-            let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
-            guard !payload.isEmpty else { return }  // padding-only probe: nothing to forward
-            if isVideo {
-                guard let admitted = admitVideo(view, raw: raw, payload: payload, from: publisher, now: now,
-                                                isRetransmission: isRetransmission) else { return }
-                queueForFanOut(packet, view: view, isVideo: true, keyframe: admitted.keyframe, layer: admitted.layer,
-                               sender: sender, now: now)
-                if let tap {
-                    tap.receiveVideo(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
-                                     sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
-                }
-            } else {
-                switch publisher.audioSource.accept(view.ssrc, now: now) {
-                case .ignore: return
-                case .switched:
-                    publisher.audioStats = nil
-                    for viewer in viewers { viewer.audio?.rebase(timestampStep: 960) }
-                case .forward: break
-                }
-                publisher.audioBytes &+= UInt64(raw.count)
-                if publisher.audioStats == nil { publisher.audioStats = RTPStreamStatistics(ssrc: view.ssrc) }
-                publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
-                                             arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
-                queueForFanOut(packet, view: view, isVideo: false, keyframe: false, layer: -1, sender: sender, now: now)
-                tap?.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
-            }
-            if let tap, tap.keyframeWanted {
-                // Every layer at once: the renditions' segments start at the same IDR times.
-                tap.keyframeWanted = false
-                for layer in publisher.videoLayers.indices { wantKeyframe(layer: layer, of: publisher) }
-            }
+    ///
+    /// `raw` lies in the slot `slab` gave last; a packet queued for the fan-out keeps it.
+    /// The caller leaves a second slot free for the original an RTX packet carries.
+    package func forward(_ raw: UnsafeRawBufferPointer, from publisher: PublisherSession, now: MonoTime, sender: any DatagramSink,
+                         slab: InboundPacketSlab, isRetransmission: Bool = false) {
+        if let recovered = admit(raw, from: publisher, now: now, sender: sender, slab: slab, isRetransmission: isRetransmission) {
+            forward(recovered, from: publisher, now: now, sender: sender, slab: slab, isRetransmission: true)
         }
-        if let recovered { forward(recovered, from: publisher, now: now, sender: sender, isRetransmission: true) }
+    }
+
+    /// ``forward``'s work for one packet; returns the original an RTX packet carried.
+    @inline(__always)
+    private func admit(_ raw: UnsafeRawBufferPointer, from publisher: PublisherSession, now: MonoTime, sender: any DatagramSink,
+                       slab: InboundPacketSlab, isRetransmission: Bool) -> UnsafeRawBufferPointer? {
+        guard let view = RTPPacketView(raw) else { return nil }
+        // Every packet counts for transport-cc, bandwidth probes (RTX, padding) above all:
+        // unreported probes would read as loss and keep the publisher's bitrate down.
+        if !isRetransmission, let id = publisher.transportSequenceExtensionID,
+           let range = view.extensionElement(id: id, in: raw), range.count == 2 {
+            let sequence = UInt16(raw[range.lowerBound]) << 8 | UInt16(raw[range.lowerBound + 1])
+            publisher.transportFeedback.record(sequence: sequence, arrivalMicroseconds: Int64(now.nanoseconds / 1000))
+        }
+        let isVideo = view.payloadType == publisher.videoPayloadType
+        guard isVideo || view.payloadType == publisher.audioPayloadType else {
+            if view.payloadType == publisher.repair?.rtxPayloadType {
+                slab.keep()  // the RTX packet stays readable while its original is written
+                guard let slot = slab.nextSlot() else { return nil }
+                return Self.recoverOriginal(of: raw, from: publisher, into: slot)
+            }
+            return nil  // FEC or an unnegotiated payload type: not forwarded
+        }
+        packetsIn += 1
+        bytesIn += UInt64(raw.count)
+        publisher.packetsIn += 1
+        publisher.bytesIn += UInt64(raw.count)
+        let payload = UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])
+        guard !payload.isEmpty else { return nil }  // padding-only probe: nothing to forward
+        if isVideo {
+            guard let admitted = admitVideo(view, raw: raw, payload: payload, from: publisher, now: now,
+                                            isRetransmission: isRetransmission) else { return nil }
+            queueForFanOut(raw, view: view, isVideo: true, keyframe: admitted.keyframe, layer: admitted.layer,
+                           slab: slab, sender: sender, now: now)
+            if let tap {
+                tap.receiveVideo(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
+                                 sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
+            }
+        } else {
+            switch publisher.audioSource.accept(view.ssrc, now: now) {
+            case .ignore: return nil
+            case .switched:
+                publisher.audioStats = nil
+                for viewer in viewers { viewer.audio?.rebase(timestampStep: 960) }
+            case .forward: break
+            }
+            publisher.audioBytes &+= UInt64(raw.count)
+            if publisher.audioStats == nil { publisher.audioStats = RTPStreamStatistics(ssrc: view.ssrc) }
+            publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
+                                         arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
+            queueForFanOut(raw, view: view, isVideo: false, keyframe: false, layer: -1, slab: slab, sender: sender, now: now)
+            tap?.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
+        }
+        if let tap, tap.keyframeWanted {
+            // Every layer at once: the renditions' segments start at the same IDR times.
+            tap.keyframeWanted = false
+            for layer in publisher.videoLayers.indices { wantKeyframe(layer: layer, of: publisher) }
+        }
+        return nil
     }
 
     /// Asks for a keyframe of one layer; the engine sends the PLI after the packet (coalesced).

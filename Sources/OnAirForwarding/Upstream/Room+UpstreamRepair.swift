@@ -6,20 +6,17 @@ import OnAirWire
 extension Room {
     /// The original packet carried by an RTX packet of one of the video layers, or nil (a
     /// padding-only probe, a repair of an unknown source, a malformed packet).
-    package static func recoverOriginal(of raw: UnsafeRawBufferPointer, from publisher: PublisherSession) -> [UInt8]? {
+    package static func recoverOriginal(of raw: UnsafeRawBufferPointer, from publisher: PublisherSession,
+                                        into output: UnsafeMutableRawBufferPointer) -> UnsafeRawBufferPointer? {
         guard publisher.repair != nil, let payloadType = publisher.videoPayloadType,
               let header = try? RTPHeader(parsing: raw) else { return nil }
         publisher.repair?.rtxPackets &+= 1
         guard header.payloadLength >= 2,
               let media = mediaSource(ofRTX: header.ssrc, in: raw, header: header, publisher: publisher),
               publisher.videoLayer(ssrc: media) != nil else { return nil }
-        var original = [UInt8](repeating: 0, count: raw.count)
-        let length = original.withUnsafeMutableBytes { output in
-            try? RTX.unwrap(raw, header: header, originalSSRC: media, originalPayloadType: payloadType, into: output)
-        }
-        guard let length else { return nil }
-        original.removeLast(original.count - length)
-        return original
+        guard let length = try? RTX.unwrap(raw, header: header, originalSSRC: media, originalPayloadType: payloadType,
+                                           into: output) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: output[..<length])
     }
 
     /// RFC 4588 §8.3: the FID group, else the repaired rid (RFC 8852 §3.2), else, for a

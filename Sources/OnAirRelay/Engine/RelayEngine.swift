@@ -62,7 +62,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     // MARK: datagrams
 
     public func receive(_ datagram: ByteBuffer, from address: TransportAddress, now: MonoTime) {
-        plane.receive(Array(datagram.readableBytesView), from: address, now: now)
+        datagram.withUnsafeReadableBytes { plane.receive($0, from: address, now: now) }
     }
 
     public func readBatchComplete() {

@@ -1,4 +1,5 @@
 @testable import OnAirForwarding
+import OnAirPlaneHarness
 import OnAirRTP
 import OnAirWire
 import Testing

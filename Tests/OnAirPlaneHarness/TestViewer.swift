@@ -2,33 +2,33 @@ import OnAirRTP
 import OnAirWire
 
 /// A WHEP viewer's end: what it decoded of the video, packet by packet.
-final class TestViewer {
+package final class TestViewer {
     /// One video packet as the viewer got it.
-    struct VideoPacket: Equatable {
-        var sequence: UInt16
-        var timestamp: UInt32
-        var ssrc: UInt32
-        var marker: Bool
+    package struct VideoPacket: Equatable {
+        package var sequence: UInt16
+        package var timestamp: UInt32
+        package var ssrc: UInt32
+        package var marker: Bool
         /// From the payload the publisher wrote: layer index and frame number; nil for
         /// padding and filler.
-        var layer: Int?
-        var frame: Int?
-        var keyframe: Bool
-        var payload: [UInt8]
+        package var layer: Int?
+        package var frame: Int?
+        package var keyframe: Bool
+        package var payload: [UInt8]
     }
 
-    let peer: TestPeer
-    let sessionID: String
-    let videoPayloadType: UInt8
+    package let peer: TestPeer
+    package let sessionID: String
+    package let videoPayloadType: UInt8
 
-    init(peer: TestPeer, sessionID: String, videoPayloadType: UInt8) {
+    package init(peer: TestPeer, sessionID: String, videoPayloadType: UInt8) {
         self.peer = peer
         self.sessionID = sessionID
         self.videoPayloadType = videoPayloadType
     }
 
     /// The video packets with media (padding-only probes left out), in arrival order.
-    var video: [VideoPacket] {
+    package var video: [VideoPacket] {
         peer.rtp.compactMap { packet -> VideoPacket? in
             guard let header = try? RTPHeader(parsing: packet), header.payloadType == videoPayloadType else { return nil }
             let payload = Array(packet[header.payloadRange])
@@ -59,7 +59,7 @@ final class TestViewer {
     }
 
     /// Sequence numbers and timestamps of every video packet, padding included, in arrival order.
-    var videoHeaders: [(sequence: UInt16, timestamp: UInt32)] {
+    package var videoHeaders: [(sequence: UInt16, timestamp: UInt32)] {
         peer.rtp.compactMap { packet in
             guard let header = try? RTPHeader(parsing: packet), header.payloadType == videoPayloadType else { return nil }
             return (header.sequenceNumber, header.timestamp)
@@ -67,10 +67,10 @@ final class TestViewer {
     }
 
     /// Video packets that carry a frame of the publisher's.
-    var frames: [VideoPacket] { video.filter { $0.frame != nil } }
+    package var frames: [VideoPacket] { video.filter { $0.frame != nil } }
 
     /// Audio packets received.
-    var audioPackets: Int {
+    package var audioPackets: Int {
         peer.rtp.count { (try? RTPHeader(parsing: $0))?.payloadType != videoPayloadType }
     }
 }

@@ -4,18 +4,18 @@ import OnAirWire
 /// A publisher that behaves like `broadcast --simulcast`: 30 frames/s on every layer (an IDR
 /// on a layer when the plane asks for one with a PLI or FIR), Opus every 20 ms, sender
 /// reports every 500 ms. Driven by the harness clock.
-final class LiveStream {
+package final class LiveStream {
     unowned let harness: PlaneHarness
-    let publisher: TestPublisher
+    package let publisher: TestPublisher
     private var nextFrame: MonoTime
     private var nextAudio: MonoTime
     private var nextReport: MonoTime
     private var handledRTCP = 0
     private var wanted: Set<Int>
     /// When the plane asked for a keyframe of each layer.
-    private(set) var keyframeRequests: [Int: [MonoTime]] = [:]
+    package private(set) var keyframeRequests: [Int: [MonoTime]] = [:]
 
-    init(_ harness: PlaneHarness, rids: [String] = ["f", "h", "q"]) throws {
+    package init(_ harness: PlaneHarness, rids: [String] = ["f", "h", "q"]) throws {
         self.harness = harness
         publisher = try harness.publish(rids: rids)
         nextFrame = harness.now
@@ -56,7 +56,7 @@ final class LiveStream {
     }
 
     /// Keyframe requests for `layer` at or after `time`.
-    func requests(layer: Int, since time: MonoTime) -> Int {
+    package func requests(layer: Int, since time: MonoTime) -> Int {
         keyframeRequests[layer, default: []].count { $0 >= time }
     }
 }

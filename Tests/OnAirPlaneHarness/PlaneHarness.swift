@@ -1,7 +1,8 @@
+import CAllocationCounter
 import Logging
 import OnAirCrypto
 import OnAirDTLS
-@testable import OnAirForwarding
+import OnAirForwarding
 import OnAirSDP
 import OnAirWebRTC
 import OnAirWire
@@ -9,22 +10,34 @@ import OnAirWire
 /// A ``MediaPlane`` in the test process with a manual clock: real WHIP/WHEP offers and
 /// answers, real ICE, DTLS and SRTP between it and ``TestPeer``s, datagrams handed over in
 /// memory. Nothing runs unless the test moves the clock (``run(for:)``).
-final class PlaneHarness {
-    static let planeAddress = TransportAddress(host: "10.0.0.100", port: 3478)!
-    let sink = CapturingSink()
-    let plane: MediaPlane
-    private(set) var now = MonoTime.seconds(1_000)
+package final class PlaneHarness {
+    package static let planeAddress = TransportAddress(host: "10.0.0.100", port: 3478)!
+    package let sink = CapturingSink()
+    package let plane: MediaPlane
+    package private(set) var now = MonoTime.seconds(1_000)
     private var peers: [TransportAddress: TestPeer] = [:]
     private var lastTick = MonoTime.zero
     private var nextHost: UInt32 = 1
-    let room = "42"
+    package let room = "42"
     /// What the publisher does on each clock step (frames, audio, reports); set by the test.
-    var publishing: ((MonoTime) -> Void)?
+    package var publishing: ((MonoTime) -> Void)?
     /// The network between the plane and the peers: true drops the datagram (SRTP leaves the
     /// RTP header readable, as on a real wire).
-    var drops: ((_ to: TransportAddress, _ datagram: [UInt8]) -> Bool)?
+    package var drops: ((_ to: TransportAddress, _ datagram: [UInt8]) -> Bool)?
+    /// When set, the heap allocations the plane makes are counted here: taking in each RTP
+    /// datagram, and fanning out each read batch.
+    package var allocations: AllocationCount?
 
-    init(configure: (inout MediaPlaneSettings) -> Void = { _ in }) throws {
+    package struct AllocationCount {
+        package var rtpDatagrams = 0
+        package var inbound = 0
+        package var batches = 0
+        package var fanOut = 0
+
+        package init() {}
+    }
+
+    package init(configure: (inout MediaPlaneSettings) -> Void = { _ in }) throws {
         var settings = MediaPlaneSettings()
         settings.candidateAddresses = ["10.0.0.100"]
         settings.udpPort = 3478
@@ -39,7 +52,7 @@ final class PlaneHarness {
     /// Moves the clock in 5 ms steps for `duration`: the publisher's callback, the peers'
     /// and the plane's timers (the plane's every 20 ms, as the relay's loop runs it), and
     /// every datagram delivered.
-    func run(for duration: Duration, step: Duration = .milliseconds(5)) {
+    package func run(for duration: Duration, step: Duration = .milliseconds(5)) {
         let end = now + duration
         while now < end {
             now = now + step
@@ -53,17 +66,38 @@ final class PlaneHarness {
         }
     }
 
+    /// The heap allocations `body` makes on this thread.
+    package static func countingAllocations(_ body: () -> Void) -> Int {
+        allocation_counter_reset()
+        allocation_counter_resume()
+        body()
+        allocation_counter_pause()
+        return allocation_counter_total()
+    }
+
     /// Hands every queued datagram over, both ways, until nothing is left.
-    func deliver() {
+    package func deliver() {
         var rounds = 0
         repeat {
             rounds += 1
             for peer in peers.values.sorted(by: { $0.address.port < $1.address.port }) where !peer.outbox.isEmpty {
                 let datagrams = peer.outbox
                 peer.outbox.removeAll()
-                for datagram in datagrams { plane.receive(datagram, from: peer.address, now: now) }
+                for datagram in datagrams {
+                    guard allocations != nil, DatagramKind.classify(datagram) == .rtp else {
+                        plane.receive(datagram, from: peer.address, now: now)
+                        continue
+                    }
+                    allocations!.rtpDatagrams += 1
+                    allocations!.inbound += Self.countingAllocations { plane.receive(datagram, from: peer.address, now: now) }
+                }
             }
-            plane.readBatchComplete(now: now)
+            if allocations == nil {
+                plane.readBatchComplete(now: now)
+            } else {
+                allocations!.batches += 1
+                allocations!.fanOut += Self.countingAllocations { plane.readBatchComplete(now: now) }
+            }
             for (bytes, to) in sink.take() where drops?(to, bytes) != true {
                 peers[to]?.receive(bytes, from: Self.planeAddress, now: now)
             }
@@ -78,7 +112,7 @@ final class PlaneHarness {
     }
 
     /// Publishes over WHIP (simulcast when more than one rid) and waits until DTLS is done.
-    func publish(rids: [String] = ["f", "h", "q"]) throws -> TestPublisher {
+    package func publish(rids: [String] = ["f", "h", "q"]) throws -> TestPublisher {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "publisher", validity: .seconds(3_600))
         let credentials = ClientPeerSessionParameters.generateCredentials()
         let address = newAddress()
@@ -103,7 +137,7 @@ final class PlaneHarness {
     }
 
     /// Watches over WHEP and waits until DTLS is done.
-    func watch(transportCC: Bool = false, maximumHeight: Int? = nil) throws -> TestViewer {
+    package func watch(transportCC: Bool = false, maximumHeight: Int? = nil) throws -> TestViewer {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "viewer", validity: .seconds(3_600))
         let credentials = ClientPeerSessionParameters.generateCredentials()
         let address = newAddress()
@@ -122,12 +156,12 @@ final class PlaneHarness {
         return TestViewer(peer: peer, sessionID: created.sessionID, videoPayloadType: types.video!)
     }
 
-    struct Timeout: Error, CustomStringConvertible {
-        var description: String
+    package struct Timeout: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Runs the clock until `condition` holds; throws after `timeout`.
-    func runUntil(timeout: Duration, _ condition: () -> Bool) throws {
+    package func runUntil(timeout: Duration, _ condition: () -> Bool) throws {
         let deadline = now + timeout
         while !condition() {
             guard now < deadline else { throw Timeout(description: "not reached within \(timeout)") }
@@ -136,7 +170,7 @@ final class PlaneHarness {
     }
 
     /// The plane's view of a viewer (`/api/streams/{room}`).
-    func snapshot(of viewer: TestViewer) -> StreamSnapshot.ViewerSnapshot? {
+    package func snapshot(of viewer: TestViewer) -> StreamSnapshot.ViewerSnapshot? {
         plane.snapshot(room: room, now: now)?.viewerSessions.first { viewer.sessionID.hasPrefix($0.sessionID) }
     }
 }

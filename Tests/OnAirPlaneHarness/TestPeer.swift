@@ -4,40 +4,40 @@ import OnAirWire
 
 /// One end of a test session: a real ``ClientPeerSession`` (ICE, DTLS, SRTP) at an address
 /// of its own, with what it decrypted and what it has to send.
-final class TestPeer {
-    let address: TransportAddress
-    let session: ClientPeerSession
+package final class TestPeer {
+    package let address: TransportAddress
+    package let session: ClientPeerSession
     /// Decrypted RTP packets, in arrival order.
-    private(set) var rtp: [[UInt8]] = []
+    package private(set) var rtp: [[UInt8]] = []
     /// Decrypted RTCP packets, in arrival order.
-    private(set) var rtcp: [RTCPPacket] = []
+    package private(set) var rtcp: [RTCPPacket] = []
     /// Datagrams for the plane.
-    var outbox: [[UInt8]] = []
+    package var outbox: [[UInt8]] = []
 
-    init(address: TransportAddress, session: ClientPeerSession) {
+    package init(address: TransportAddress, session: ClientPeerSession) {
         self.address = address
         self.session = session
     }
 
-    func receive(_ datagram: [UInt8], from source: TransportAddress, now: MonoTime) {
+    package func receive(_ datagram: [UInt8], from source: TransportAddress, now: MonoTime) {
         var events: [PeerEvent] = []
         session.receive(datagram, from: source, now: now, events: &events)
         handle(events)
     }
 
-    func poll(now: MonoTime) {
+    package func poll(now: MonoTime) {
         var events: [PeerEvent] = []
         session.poll(now: now, events: &events)
         handle(events)
     }
 
     /// Protects and queues an RTP packet (the session must be connected).
-    func sendRTP(_ packet: [UInt8]) {
+    package func sendRTP(_ packet: [UInt8]) {
         guard let protected = session.protectRTP(packet) else { return }
         outbox.append(protected)
     }
 
-    func sendRTCP(_ packets: [RTCPPacket]) {
+    package func sendRTCP(_ packets: [RTCPPacket]) {
         guard let protected = session.protectRTCP(RTCPCompoundBuilder.serialize(packets)) else { return }
         outbox.append(protected)
     }

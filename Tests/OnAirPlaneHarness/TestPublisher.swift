@@ -7,38 +7,38 @@ import OnAirWire
 /// sequence and timestamp bases, the RFC 8852 rid extension, real SPS (so the plane learns
 /// each layer's size), one packet per frame, and sender reports tying each layer's clock to
 /// one NTP time line.
-final class TestPublisher {
-    struct Layer {
-        let rid: String
-        let ssrc = SecureRandom.uint32()
-        let timestampBase = SecureRandom.uint32()
-        var sequence = UInt16(truncatingIfNeeded: SecureRandom.uint32())
-        let sps: [UInt8]
-        var packets: UInt32 = 0
+package final class TestPublisher {
+    package struct Layer {
+        package let rid: String
+        package let ssrc = SecureRandom.uint32()
+        package let timestampBase = SecureRandom.uint32()
+        package var sequence = UInt16(truncatingIfNeeded: SecureRandom.uint32())
+        package let sps: [UInt8]
+        package var packets: UInt32 = 0
     }
 
-    let peer: TestPeer
-    let videoPayloadType: UInt8
-    let audioPayloadType: UInt8
-    let ridExtensionID: UInt8
-    let audioSSRC: UInt32
-    private(set) var layers: [Layer]
+    package let peer: TestPeer
+    package let videoPayloadType: UInt8
+    package let audioPayloadType: UInt8
+    package let ridExtensionID: UInt8
+    package let audioSSRC: UInt32
+    package private(set) var layers: [Layer]
     private var audioSequence: UInt16 = 0
     /// Frames sent per layer (the frame number written in each payload).
-    private(set) var frame = 0
+    package private(set) var frame = 0
     /// When each frame was sent, by frame number.
-    private(set) var frameTimes: [MonoTime] = []
+    package private(set) var frameTimes: [MonoTime] = []
 
     /// x264 baseline SPS of 1280x720, 640x360 and 320x180 pictures (what `broadcast --simulcast` sends).
-    static let sps720: [UInt8] = [0x67, 0x42, 0xC0, 0x1F, 0xD9, 0x00, 0x50, 0x05, 0xBB, 0x01, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10,
+    package static let sps720: [UInt8] = [0x67, 0x42, 0xC0, 0x1F, 0xD9, 0x00, 0x50, 0x05, 0xBB, 0x01, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10,
                                   0x00, 0x00, 0x03, 0x03, 0xC0, 0xF1, 0x83, 0x24, 0x80]
-    static let sps360: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xD9, 0x00, 0xA0, 0x2F, 0xF9, 0x70, 0x11, 0x00, 0x00, 0x03, 0x00, 0x01,
+    package static let sps360: [UInt8] = [0x67, 0x42, 0xC0, 0x1E, 0xD9, 0x00, 0xA0, 0x2F, 0xF9, 0x70, 0x11, 0x00, 0x00, 0x03, 0x00, 0x01,
                                   0x00, 0x00, 0x03, 0x00, 0x3C, 0x0F, 0x16, 0x2E, 0x48]
-    static let sps180: [UInt8] = [0x67, 0x42, 0xC0, 0x0D, 0xD9, 0x01, 0x41, 0x9F, 0x9F, 0x01, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10,
+    package static let sps180: [UInt8] = [0x67, 0x42, 0xC0, 0x0D, 0xD9, 0x01, 0x41, 0x9F, 0x9F, 0x01, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10,
                                   0x00, 0x00, 0x03, 0x03, 0xC0, 0xF1, 0x42, 0xA4, 0x80]
-    static let pps: [UInt8] = [0x68, 0xCB, 0x83, 0xCB, 0x20]
+    package static let pps: [UInt8] = [0x68, 0xCB, 0x83, 0xCB, 0x20]
 
-    init(peer: TestPeer, negotiated: NegotiatedSession, rids: [String], audioSSRC: UInt32) {
+    package init(peer: TestPeer, negotiated: NegotiatedSession, rids: [String], audioSSRC: UInt32) {
         self.peer = peer
         let video = negotiated.media(of: .video)!
         videoPayloadType = video.codec.payloadType
@@ -50,16 +50,16 @@ final class TestPublisher {
     }
 
     /// The layer index of a video SSRC.
-    func layer(ofSSRC ssrc: UInt32) -> Int? { layers.firstIndex { $0.ssrc == ssrc } }
+    package func layer(ofSSRC ssrc: UInt32) -> Int? { layers.firstIndex { $0.ssrc == ssrc } }
 
     /// The RTP timestamp of layer `index` at `now` (90 kHz from its base).
-    func timestamp(layer index: Int, at now: MonoTime) -> UInt32 {
+    package func timestamp(layer index: Int, at now: MonoTime) -> UInt32 {
         layers[index].timestampBase &+ UInt32(truncatingIfNeeded: now.nanoseconds / 1_000_000 * 90)
     }
 
     /// One frame on every layer (`keyframes`: the layers that send an IDR with SPS and PPS).
     /// Payload: NAL header, layer, frame number (16 bits), then filler bytes.
-    func sendFrame(at now: MonoTime, keyframes: Set<Int> = [], sizes: [Int] = [1_100, 500, 120]) {
+    package func sendFrame(at now: MonoTime, keyframes: Set<Int> = [], sizes: [Int] = [1_100, 500, 120]) {
         frameTimes.append(now)
         for index in layers.indices {
             let size = sizes[min(index, sizes.count - 1)]
@@ -91,7 +91,7 @@ final class TestPublisher {
     }
 
     /// 20 ms of Opus (any bytes: the plane forwards it as it is).
-    func sendAudio(at now: MonoTime) {
+    package func sendAudio(at now: MonoTime) {
         let builder = RTPPacketBuilder(payloadType: audioPayloadType, sequenceNumber: audioSequence,
                                        timestamp: UInt32(truncatingIfNeeded: now.nanoseconds / 1_000_000 * 48), ssrc: audioSSRC,
                                        marker: false)
@@ -100,7 +100,7 @@ final class TestPublisher {
     }
 
     /// RFC 3550 §6.4.1 sender reports of every layer at `now`: one NTP time line for all.
-    func sendReports(at now: MonoTime) {
+    package func sendReports(at now: MonoTime) {
         let ntp = NTPTime(unixNanoseconds: 1_700_000_000_000_000_000 + now.nanoseconds)
         peer.sendRTCP(layers.indices.map { index in
             .senderReport(SenderReport(ssrc: layers[index].ssrc, ntpTime: ntp, rtpTimestamp: timestamp(layer: index, at: now),
