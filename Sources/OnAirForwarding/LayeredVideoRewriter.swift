@@ -29,6 +29,13 @@ public struct LayeredVideoRewriter: Sendable {
 
     public var ssrc: UInt32 { rewriter.ssrc }
     public var payloadType: UInt8 { rewriter.payloadType }
+    /// Whether a keyframe of `layer` would start the viewer's video now (its first, a
+    /// switch to that layer, or a resume), rather than continue what it gets.
+    @inline(__always)
+    public func startsAt(layer: Int) -> Bool {
+        layer == target && (layer != current || !rewriter.started)
+    }
+
     /// True between the choice of another layer and its keyframe.
     public var isSwitching: Bool { target != current }
 

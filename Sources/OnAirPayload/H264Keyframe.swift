@@ -1,25 +1,61 @@
-/// Looks into H.264 RTP payloads (RFC 6184 §5.2-5.8) without depacketizing them: whether one
-/// starts a keyframe (a single NAL unit of type 5 (IDR) or 7 (SPS), a STAP-A aggregating one,
-/// or the first fragment (S bit) of an FU-A carrying one), and the SPS it carries. The keyframe
-/// test allocates nothing: it runs on every forwarded packet.
+/// The one definition of an H.264 keyframe on the relay's path: an access unit with an IDR
+/// picture (NAL unit type 5, H.264 §7.4.1.2.4), the point where decoding can begin. On the
+/// wire such an access unit may open with a preamble (an access unit delimiter, parameter
+/// sets, SEI: §7.4.1.2.3 orders them before the first slice), which senders put in a packet
+/// of its own (Chromium's and aiortc's STAP-A of SPS and PPS) or in one with the IDR's start.
+/// A preamble alone says nothing: SPS and PPS may come before any picture (x264 with
+/// intra refresh repeats them before pictures that are not IDR), so the access unit is a
+/// keyframe only once its IDR shows. The HLS depacketizer's `isKeyframe` is this rule too.
+///
+/// These read RFC 6184 payloads (§5.6 single NAL unit, §5.7.1 STAP-A, §5.8 FU-A) in place and
+/// allocate nothing: they run on every forwarded packet.
 public enum H264Keyframe {
+    /// What one payload is to a keyframe.
+    public enum Role: Sendable, Equatable {
+        /// Carries the start of an IDR slice: a keyframe's picture begins here.
+        case idrStart
+        /// Only NAL units that precede an access unit's first slice (types 6-9, 13-18): the
+        /// head of a keyframe if an IDR of the same access unit follows.
+        case preamble
+        /// Anything else: a slice of another picture, a later fragment, filler, garbage.
+        case other
+    }
+
     @inline(__always)
-    public static func startsKeyframe(_ payload: UnsafeRawBufferPointer) -> Bool {
-        guard let first = payload.first else { return false }
-        switch first & 0x1F {
-        case 5, 7:
-            return true
+    public static func role(of payload: UnsafeRawBufferPointer) -> Role {
+        guard let first = payload.first else { return .other }
+        let type = first & 0x1F
+        switch type {
+        case 5:
+            return .idrStart
         case 24:
-            // A type that says "keyframe" counts even if the unit is cut short.
-            return firstAggregatedNALUnit(in: payload, whole: false) { type in type == 5 || type == 7 } != nil
+            // A type that says "IDR" counts even if the unit is cut short.
+            var sawNALUnit = false
+            var allPreamble = true
+            var offset = 1
+            while offset + 2 < payload.count {
+                let size = Int(payload[offset]) << 8 | Int(payload[offset + 1])
+                let aggregated = payload[offset + 2] & 0x1F
+                if aggregated == 5 { return .idrStart }
+                sawNALUnit = true
+                allPreamble = allPreamble && isPreamble(aggregated)
+                offset += 2 + size
+            }
+            return sawNALUnit && allPreamble ? .preamble : .other
         case 28:  // FU-A: [indicator][S E R type]
-            guard payload.count >= 2 else { return false }
-            let header = payload[1]
-            let nalType = header & 0x1F
-            return header & 0x80 != 0 && (nalType == 5 || nalType == 7)
+            guard payload.count >= 2, payload[1] & 0x80 != 0 else { return .other }
+            let fragmented = payload[1] & 0x1F
+            return fragmented == 5 ? .idrStart : isPreamble(fragmented) ? .preamble : .other
         default:
-            return false
+            return isPreamble(type) ? .preamble : .other
         }
+    }
+
+    /// H.264 §7.4.1.2.3: SEI, SPS, PPS, access unit delimiter, and types 13-18 (SPS
+    /// extension, prefix NAL unit, subset SPS, reserved) may come before a picture's first slice.
+    @inline(__always)
+    static func isPreamble(_ type: UInt8) -> Bool {
+        (6...9).contains(type) || (13...18).contains(type)
     }
 
     /// The SPS of a single-NAL payload or of a STAP-A, parsed (H.264 §7.3.2.1); nil otherwise.
@@ -29,7 +65,7 @@ public enum H264Keyframe {
         case 7:
             return try? H264SPS(nalUnit: payload)
         case 24:
-            guard let range = firstAggregatedNALUnit(in: payload, whole: true, where: { $0 == 7 }) else { return nil }
+            guard let range = firstAggregatedNALUnit(in: payload, where: { $0 == 7 }) else { return nil }
             return try? H264SPS(nalUnit: UnsafeRawBufferPointer(rebasing: payload[range]))
         default:
             return nil
@@ -37,19 +73,13 @@ public enum H264Keyframe {
     }
 
     /// RFC 6184 §5.7.1 STAP-A: [header][size16][NAL][size16][NAL]...; the range of the first
-    /// aggregated NAL unit whose type passes `test`; with `whole`, nil unless it lies wholly
-    /// inside the payload (else its range is cut at the payload's end).
-    @inline(__always)
-    static func firstAggregatedNALUnit(in payload: UnsafeRawBufferPointer, whole: Bool,
-                                       where test: (UInt8) -> Bool) -> Range<Int>? {
+    /// aggregated NAL unit whose type passes `test`, if it lies wholly inside the payload.
+    static func firstAggregatedNALUnit(in payload: UnsafeRawBufferPointer, where test: (UInt8) -> Bool) -> Range<Int>? {
         var offset = 1
         while offset + 2 < payload.count {
             let size = Int(payload[offset]) << 8 | Int(payload[offset + 1])
             let start = offset + 2
-            if test(payload[start] & 0x1F) {
-                if start + size <= payload.count { return start..<(start + size) }
-                return whole ? nil : start..<payload.count
-            }
+            if test(payload[start] & 0x1F) { return start + size <= payload.count ? start..<(start + size) : nil }
             offset = start + size
         }
         return nil

@@ -33,12 +33,12 @@ struct ReceivedLayerTests {
         layer.sample(now: t0)
         var stap: [UInt8] = [24]
         for nal in [Self.sps640x360, Self.pps] { stap += [UInt8(nal.count >> 8), UInt8(nal.count & 0xFF)] + nal }
-        stap.withUnsafeBytes { layer.count(size: 1000, marker: false, payload: $0, keyframe: true, now: t0) }
+        stap.withUnsafeBytes { layer.count(size: 1000, marker: false, payload: $0, role: .preamble, now: t0) }
         let delta: [UInt8] = [0x41, 0x9A]
         for frame in 0..<30 {  // 30 frames of 2 packets of 1000 bytes in one second
             delta.withUnsafeBytes { payload in
-                if frame > 0 { layer.count(size: 1000, marker: false, payload: payload, keyframe: false, now: t0) }
-                layer.count(size: 1000, marker: true, payload: payload, keyframe: false, now: t0 + .milliseconds(33 * frame))
+                if frame > 0 { layer.count(size: 1000, marker: false, payload: payload, role: .other, now: t0) }
+                layer.count(size: 1000, marker: true, payload: payload, role: .other, now: t0 + .milliseconds(33 * frame))
             }
         }
         layer.sample(now: t0 + .seconds(1))
@@ -46,5 +46,28 @@ struct ReceivedLayerTests {
         #expect(layer.framesPerSecond == 30)
         #expect(layer.bitrate == 480_000)
         #expect(layer.packets == 60)
+    }
+
+    @Test("a keyframe's lead: the preamble packets of its access unit right before its IDR, and only those")
+    func keyframeLead() {
+        var layer = ReceivedLayer(ssrc: 7, rid: "h")
+        // STAP-A(SPS, PPS) then the IDR's first fragment: one packet of preamble.
+        #expect(layer.keyframeLead(role: .preamble, sequence: 100, timestamp: 9_000) == 0)
+        #expect(layer.keyframeLead(role: .idrStart, sequence: 101, timestamp: 9_000) == 1)
+        #expect(layer.keyframeLead(role: .other, sequence: 102, timestamp: 9_000) == 0)
+        // AUD, SPS, PPS as three packets, across the sequence number wrap.
+        for (offset, sequence) in [UInt16(65_534), 65_535, 0].enumerated() {
+            #expect(layer.keyframeLead(role: .preamble, sequence: sequence, timestamp: 12_000) == 0, "\(offset)")
+        }
+        #expect(layer.keyframeLead(role: .idrStart, sequence: 1, timestamp: 12_000) == 3)
+        // An IDR with its parameter sets in its own packet has no lead.
+        #expect(layer.keyframeLead(role: .idrStart, sequence: 2, timestamp: 15_000) == 0)
+        // Parameter sets before a picture that is not IDR, then an IDR of a later access unit.
+        #expect(layer.keyframeLead(role: .preamble, sequence: 3, timestamp: 18_000) == 0)
+        #expect(layer.keyframeLead(role: .other, sequence: 4, timestamp: 18_000) == 0)
+        #expect(layer.keyframeLead(role: .idrStart, sequence: 5, timestamp: 21_000) == 0)
+        // A preamble of another access unit (its picture lost) does not lead this IDR.
+        #expect(layer.keyframeLead(role: .preamble, sequence: 6, timestamp: 24_000) == 0)
+        #expect(layer.keyframeLead(role: .idrStart, sequence: 9, timestamp: 27_000) == 0)
     }
 }

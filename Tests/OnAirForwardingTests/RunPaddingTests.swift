@@ -14,7 +14,7 @@ struct RunPaddingTests {
             let view = RTPPacketView(payloadType: 96, marker: false, sequence: UInt16(index), timestamp: 0, ssrc: 1,
                                        payloadRange: 12..<(12 + size))
             let padding = isVideo ? Room.runPadding(payloadSize: size, after: previous) : 0
-            previous = Room.PendingPacket(packet: UnsafeRawBufferPointer(start: nil, count: 0), view: view, isVideo: isVideo, keyframe: false, layer: isVideo ? 0 : -1, padding: padding)
+            previous = Room.PendingPacket(packet: UnsafeRawBufferPointer(start: nil, count: 0), view: view, isVideo: isVideo, keyframe: false, lead: 0, layer: isVideo ? 0 : -1, padding: padding)
             result.append(padding)
         }
         return result

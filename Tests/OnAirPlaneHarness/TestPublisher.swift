@@ -28,6 +28,12 @@ package final class TestPublisher {
     package private(set) var frame = 0
     /// When each frame was sent, by frame number.
     package private(set) var frameTimes: [MonoTime] = []
+    /// Sends a keyframe's SPS and PPS in a STAP-A of their own before the IDR packet (as
+    /// Chromium and aiortc do), instead of one STAP-A of all three.
+    package var separatePreamble = false
+    /// Sends SPS and PPS before every picture that is not IDR too (as x264 with intra
+    /// refresh does): a preamble that leads no keyframe.
+    package var parameterSetsBeforeEveryPicture = false
 
     /// x264 baseline SPS of 1280x720, 640x360 and 320x180 pictures (what `broadcast --simulcast` sends).
     package static let sps720: [UInt8] = [0x67, 0x42, 0xC0, 0x1F, 0xD9, 0x00, 0x50, 0x05, 0xBB, 0x01, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10,
@@ -66,12 +72,14 @@ package final class TestPublisher {
             let tag: [UInt8] = [UInt8(index), UInt8(truncatingIfNeeded: frame >> 8), UInt8(truncatingIfNeeded: frame)]
             let body = tag + [UInt8](repeating: 0xAB, count: size)
             let payload: [UInt8]
-            if keyframes.contains(index) {
-                // RFC 6184 §5.7.1 STAP-A: SPS, PPS, IDR slice.
-                let idr = [0x65] + body
-                payload = [0x18] + Self.sized(layers[index].sps) + Self.sized(Self.pps) + Self.sized(idr)
+            let parameterSets = [0x18] + Self.sized(layers[index].sps) + Self.sized(Self.pps)  // RFC 6184 §5.7.1 STAP-A
+            if keyframes.contains(index) && !separatePreamble {
+                payload = parameterSets + Self.sized([0x65] + body)
             } else {
-                payload = [0x41] + body
+                if keyframes.contains(index) || parameterSetsBeforeEveryPicture {
+                    send(parameterSets, layer: index, at: now, marker: false)
+                }
+                payload = (keyframes.contains(index) ? [0x65] : [0x41]) + body
             }
             send(payload, layer: index, at: now)
         }
@@ -80,10 +88,12 @@ package final class TestPublisher {
 
     private static func sized(_ nal: [UInt8]) -> [UInt8] { [UInt8(nal.count >> 8), UInt8(nal.count & 0xFF)] + nal }
 
-    private func send(_ payload: [UInt8], layer index: Int, at now: MonoTime) {
-        let rid = try! RTPHeaderExtensionBlock(elements: [RTPHeaderExtensionElement(id: ridExtensionID, data: Array(layers[index].rid.utf8))])
+    private func send(_ payload: [UInt8], layer index: Int, at now: MonoTime, marker: Bool = true) {
+        // RFC 8852 rid, when negotiated (simulcast offers only).
+        let rid = ridExtensionID == 0 ? nil
+            : try! RTPHeaderExtensionBlock(elements: [RTPHeaderExtensionElement(id: ridExtensionID, data: Array(layers[index].rid.utf8))])
         let builder = RTPPacketBuilder(payloadType: videoPayloadType, sequenceNumber: layers[index].sequence,
-                                       timestamp: timestamp(layer: index, at: now), ssrc: layers[index].ssrc, marker: true,
+                                       timestamp: timestamp(layer: index, at: now), ssrc: layers[index].ssrc, marker: marker,
                                        extensionBlock: rid)
         layers[index].sequence &+= 1
         layers[index].packets += 1

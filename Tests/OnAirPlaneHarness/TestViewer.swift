@@ -14,6 +14,8 @@ package final class TestViewer {
         package var layer: Int?
         package var frame: Int?
         package var keyframe: Bool
+        /// A STAP-A that opens with an SPS.
+        package var startsWithSPS: Bool { payload.count > 3 && payload[0] & 0x1F == 24 && payload[3] & 0x1F == 7 }
         package var payload: [UInt8]
     }
 
@@ -39,8 +41,10 @@ package final class TestViewer {
             switch payload[0] & 0x1F {
             case 1 where payload.count >= 4:
                 (layer, frame) = (Int(payload[1]), Int(payload[2]) << 8 | Int(payload[3]))
+            case 5 where payload.count >= 4:
+                (layer, frame, keyframe) = (Int(payload[1]), Int(payload[2]) << 8 | Int(payload[3]), true)
             case 24:
-                // STAP-A of SPS, PPS, IDR: the IDR's tag follows its NAL header.
+                // STAP-A of SPS, PPS (and an IDR: its tag follows its NAL header).
                 var offset = 1
                 while offset + 2 < payload.count {
                     let size = Int(payload[offset]) << 8 | Int(payload[offset + 1])

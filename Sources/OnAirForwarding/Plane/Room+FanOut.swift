@@ -20,6 +20,9 @@ extension Room {
         let view: RTPPacketView
         let isVideo: Bool
         let keyframe: Bool
+        /// For a keyframe: how many packets right before it are its preamble (SPS, PPS), which
+        /// a viewer starting at it gets first, from the layer's cache.
+        let lead: UInt16
         /// The publisher's video layer (``PublisherSession/videoLayers``); -1 for audio.
         let layer: Int
         /// RTP padding octets to add so that it is as long as the packet before it.
@@ -34,10 +37,10 @@ extension Room {
     package static let maxPendingPackets = 32
 
     /// Queues a packet that lies in the slot `slab` gave last, and keeps that slot.
-    package func queueForFanOut(_ packet: UnsafeRawBufferPointer, view: RTPPacketView, isVideo: Bool, keyframe: Bool, layer: Int,
-                                slab: InboundPacketSlab, sender: any DatagramSink, now: MonoTime) {
+    package func queueForFanOut(_ packet: UnsafeRawBufferPointer, view: RTPPacketView, isVideo: Bool, keyframe: Bool, lead: UInt16,
+                                layer: Int, slab: InboundPacketSlab, sender: any DatagramSink, now: MonoTime) {
         slab.keep()
-        pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe, layer: layer,
+        pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe, lead: lead, layer: layer,
                                             padding: isVideo ? Self.runPadding(payloadSize: view.payloadRange.count,
                                                                                after: pendingPackets.last) : 0))
         if pendingPackets.count >= Self.maxPendingPackets { fanOutPending(sender: sender, now: now) }
@@ -63,6 +66,9 @@ extension Room {
                 guard let destination = viewer.destination, viewer.peer.canSendMedia else { continue }
                 for index in pending.indices {
                     let item = pending[index]
+                    if item.lead > 0, viewer.video?.startsAt(layer: item.layer) == true {
+                        sendPreamble(of: item, to: viewer, at: destination, from: publisher, sender: sender, now: now)
+                    }
                     send(item.view, payload: UnsafeRawBufferPointer(rebasing: item.packet[item.view.payloadRange]),
                          isVideo: item.isVideo, keyframe: item.keyframe, layer: item.layer, padding: item.padding,
                          to: viewer, at: destination, from: publisher, sender: sender, now: now)
@@ -70,6 +76,27 @@ extension Room {
             }
         }
         pendingPackets.removeAll(keepingCapacity: true)
+    }
+
+    /// A viewer starts (or switches) at this keyframe: first the preamble packets that came
+    /// before its IDR (the SPS and PPS it decodes with), from the layer's cache. The first of
+    /// them starts the viewer's rewriter, so its numbers run on from there without a gap.
+    private func sendPreamble(of keyframe: PendingPacket, to viewer: ViewerSession, at destination: DatagramDestination,
+                              from publisher: PublisherSession, sender: any DatagramSink, now: MonoTime) {
+        guard publisher.videoLayers.indices.contains(keyframe.layer) else { return }
+        var offset = keyframe.lead
+        var started = false
+        while offset > 0 {
+            let sequence = keyframe.view.sequence &- offset
+            offset -= 1
+            publisher.videoLayers[keyframe.layer].cache.withPacket(sequenceNumber: sequence) { raw in
+                guard let view = RTPPacketView(raw), view.timestamp == keyframe.view.timestamp else { return }
+                send(view, payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), isVideo: true,
+                     keyframe: !started, layer: keyframe.layer, padding: 0, to: viewer, at: destination, from: publisher,
+                     sender: sender, now: now)
+                started = true
+            }
+        }
     }
 
     /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.

@@ -5,16 +5,18 @@ import OnAirWire
 /// The way in for video: each publisher SSRC is a layer (``ReceivedLayer``) with its own
 /// repair, statistics and cache, whether or not any viewer takes it now.
 extension Room {
-    /// Takes one video packet into its layer. Returns the layer, whether it starts a keyframe,
-    /// and whether it belongs to the primary layer (the one HLS packages), or nil when it is
-    /// not forwarded (an SSRC past the layer limit, a second source of a publisher without
-    /// simulcast, a retransmission of what arrived already).
+    /// Takes one video packet into its layer. Returns the layer, whether it starts a keyframe
+    /// (``H264Keyframe``: its IDR's first packet) and how many preamble packets right before it
+    /// belong to that keyframe, and whether it belongs to the primary layer (the one HLS
+    /// packages); or nil when it is not forwarded (an SSRC past the layer limit, a second
+    /// source of a publisher without simulcast, a retransmission of what arrived already).
     @inline(__always)
     package func admitVideo(_ view: RTPPacketView, raw: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer,
                     from publisher: PublisherSession, now: MonoTime, isRetransmission: Bool)
-        -> (layer: Int, keyframe: Bool, primary: Bool)?
+        -> (layer: Int, keyframe: Bool, lead: UInt16, primary: Bool)?
     {
-        let keyframe = H264Keyframe.startsKeyframe(payload)
+        let role = H264Keyframe.role(of: payload)
+        let keyframe = role == .idrStart
         let rank = Self.rank(of: view, in: raw, publisher: publisher)
         let known = publisher.videoLayer(ssrc: view.ssrc)
         let decision = publisher.videoSource.accept(view.ssrc, rank: publisher.videoPreference(layer: known, ridRank: rank),
@@ -24,8 +26,10 @@ extension Room {
         if decision == .ignore && publisher.videoRIDs.isEmpty { return nil }
         guard let layer = known ?? publisher.videoLayerIndex(ssrc: view.ssrc, rank: rank) else { return nil }
         if !isRetransmission {
-            publisher.videoLayers[layer].count(size: raw.count, marker: view.marker, payload: payload, keyframe: keyframe, now: now)
+            publisher.videoLayers[layer].count(size: raw.count, marker: view.marker, payload: payload, role: role, now: now)
         }
+        let lead = isRetransmission ? 0 : publisher.videoLayers[layer].keyframeLead(role: role, sequence: view.sequence,
+                                                                                    timestamp: view.timestamp)
         if publisher.repair != nil {
             let arrival = publisher.videoLayers[layer].gaps.received(view.sequence, now: now)
             if arrival.unrepairable { lossNeedsKeyframe(publisher, layer: layer) }
@@ -44,7 +48,7 @@ extension Room {
         // every sequence number (aiortc's) stalls on a hole a keyframe does not close.
         if keyframe { _ = publisher.videoLayers[layer].keyframeStarted(timestamp: view.timestamp) }
         _ = publisher.videoLayers[layer].cache.store(raw, sequenceNumber: view.sequence)
-        return (layer, keyframe, decision != .ignore)
+        return (layer, keyframe, lead, decision != .ignore)
     }
 
     @inline(__always)

@@ -111,7 +111,7 @@ package final class Room {
         if isVideo {
             guard let admitted = admitVideo(view, raw: raw, payload: payload, from: publisher, now: now,
                                             isRetransmission: isRetransmission) else { return nil }
-            queueForFanOut(raw, view: view, isVideo: true, keyframe: admitted.keyframe, layer: admitted.layer,
+            queueForFanOut(raw, view: view, isVideo: true, keyframe: admitted.keyframe, lead: admitted.lead, layer: admitted.layer,
                            slab: slab, sender: sender, now: now)
             if let tap {
                 tap.receiveVideo(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
@@ -129,7 +129,7 @@ package final class Room {
             if publisher.audioStats == nil { publisher.audioStats = RTPStreamStatistics(ssrc: view.ssrc) }
             publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                          arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
-            queueForFanOut(raw, view: view, isVideo: false, keyframe: false, layer: -1, slab: slab, sender: sender, now: now)
+            queueForFanOut(raw, view: view, isVideo: false, keyframe: false, lead: 0, layer: -1, slab: slab, sender: sender, now: now)
             tap?.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
         }
         if let tap, tap.keyframeWanted {

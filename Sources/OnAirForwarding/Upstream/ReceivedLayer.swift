@@ -25,6 +25,9 @@ package struct ReceivedLayer {
     package var keyframeWanted = false
     package var keyframePrompt = false
     package var lastKeyframeTimestamp: UInt32?
+    /// The first packet of the access unit arriving now, when it opened with a preamble
+    /// (``H264Keyframe/Role/preamble``): where a keyframe begins if its IDR follows.
+    package var preambleStart: (sequence: UInt16, timestamp: UInt32)?
     /// RTP timestamp and sequence number of the newest packet that arrived in order.
     package var newestTimestamp: UInt32 = 0
     package var newestSequence: UInt16 = 0
@@ -53,20 +56,43 @@ package struct ReceivedLayer {
 
     /// Counts one packet (`size`: the whole RTP packet); the marker bit ends a frame (RFC 6184 §5.1).
     @inline(__always)
-    package mutating func count(size: Int, marker: Bool, payload: UnsafeRawBufferPointer, keyframe: Bool, now: MonoTime) {
+    package mutating func count(size: Int, marker: Bool, payload: UnsafeRawBufferPointer, role: H264Keyframe.Role, now: MonoTime) {
         packets &+= 1
         bytes &+= UInt64(size)
         if marker { frames &+= 1 }
         lastPacketAt = now
         if firstPacketAt == nil { firstPacketAt = now }
-        if keyframe, let sps = H264Keyframe.sequenceParameterSet(in: payload) {
+        if role != .other, let sps = H264Keyframe.sequenceParameterSet(in: payload) {
             width = sps.width
             height = sps.height
         }
     }
 
-    /// Counts a keyframe once per frame (SPS/PPS and the IDR's first fragment share a
-    /// timestamp); true when this packet starts a new one.
+    /// A keyframe's preamble packets come before its IDR's first packet by at most this many.
+    package static let maxPreamblePackets: UInt16 = 8
+
+    /// Follows where access units begin (packets that arrive in order). For the first packet
+    /// of an IDR, returns how many packets right before it are the keyframe's preamble (the
+    /// SPS and PPS a viewer starting here needs first), else 0.
+    @inline(__always)
+    package mutating func keyframeLead(role: H264Keyframe.Role, sequence: UInt16, timestamp: UInt32) -> UInt16 {
+        switch role {
+        case .preamble:
+            if preambleStart?.timestamp != timestamp { preambleStart = (sequence, timestamp) }
+            return 0
+        case .idrStart:
+            defer { preambleStart = nil }
+            guard let start = preambleStart, start.timestamp == timestamp else { return 0 }
+            let lead = sequence &- start.sequence
+            return lead <= Self.maxPreamblePackets ? lead : 0
+        case .other:
+            preambleStart = nil
+            return 0
+        }
+    }
+
+    /// Counts a keyframe once per frame (an IDR's slices share a timestamp); true when this
+    /// packet starts a new one.
     package mutating func keyframeStarted(timestamp: UInt32) -> Bool {
         guard lastKeyframeTimestamp != timestamp else { return false }
         lastKeyframeTimestamp = timestamp

@@ -122,4 +122,42 @@ struct MediaPlaneInProcessTests {
         #expect(numbers == Array(numbers.first!...numbers.last!))
         #expect(Self.contiguous(clean.videoHeaders.map(\.sequence)))
     }
+
+    @Test("keyframe with its SPS and PPS in a packet of their own: a joining viewer gets that packet first, numbered right before the IDR")
+    func separatePreamble() throws {
+        let harness = try PlaneHarness()
+        let stream = try LiveStream(harness, rids: ["f"])
+        stream.publisher.separatePreamble = true
+        harness.run(for: .seconds(1))
+        let viewer = try harness.watch()
+        try harness.runUntil(timeout: .seconds(1)) { !viewer.frames.isEmpty }
+        harness.run(for: .milliseconds(500))
+
+        let video = viewer.video
+        let first = try #require(video.first)
+        #expect(first.startsWithSPS && !first.marker, "the viewer's first packet carries the SPS and PPS")
+        #expect(video.dropFirst().first?.keyframe == true && video.dropFirst().first?.sequence == first.sequence &+ 1)
+        #expect(video.dropFirst().first?.timestamp == first.timestamp)
+        #expect(Self.contiguous(viewer.videoHeaders.map(\.sequence)))
+        #expect(harness.snapshot(of: viewer)?.layer != nil)
+    }
+
+    @Test("SPS and PPS before pictures that are not IDR (intra refresh) start no viewer; the IDR does")
+    func parameterSetsBeforeEveryPicture() throws {
+        let harness = try PlaneHarness()
+        let stream = try LiveStream(harness, rids: ["f"])
+        stream.publisher.separatePreamble = true
+        stream.publisher.parameterSetsBeforeEveryPicture = true
+        harness.run(for: .seconds(1))
+        let viewer = try harness.watch()
+        try harness.runUntil(timeout: .seconds(1)) { !viewer.frames.isEmpty }
+        harness.run(for: .milliseconds(500))
+
+        let video = viewer.video
+        #expect(video.first?.startsWithSPS == true)
+        #expect(video.first { $0.frame != nil }?.keyframe == true, "the first picture is the IDR")
+        #expect(video.dropFirst().first?.keyframe == true)
+        #expect(video.count { $0.keyframe } == 1 && video.count { $0.startsWithSPS } > 10)
+        #expect(Self.contiguous(viewer.videoHeaders.map(\.sequence)))
+    }
 }

@@ -48,7 +48,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     packet.withUnsafeBytes { bytes in
         let payload = UnsafeRawBufferPointer(rebasing: bytes[header.payloadRange])
-        _ = H264Keyframe.startsKeyframe(payload)
+        _ = H264Keyframe.role(of: payload)
         if let sps = H264Keyframe.sequenceParameterSet(in: payload) {
             fuzzCheck(sps.width > 0 && sps.height > 0, "an SPS without a picture size")
         }
