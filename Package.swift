@@ -153,6 +153,7 @@ let package = Package(
                           path: "tools/bench/allocations", swiftSettings: strict),
         .executableTarget(name: "fanout-bench",
                           dependencies: ["BenchSupport", "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "OnAirCrypto", "OnAirDTLS", "OnAirSTUN", "CLiveSocket",
+                                         "OnAirForwarding",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/bench/fanout",
                           swiftSettings: strict),

@@ -48,6 +48,9 @@ struct FanoutBench: ParsableCommand {
     @Option(help: "Seconds between each viewer's RTCP receiver reports (0: none).")
     var rrInterval = 1.0
 
+    @Flag(help: "Viewers negotiate transport-cc and send transport-wide feedback every 100 ms, so the relay runs its delay-based estimator and layer selection per viewer on real feedback.")
+    var transportCC = false
+
     @Option(help: "Core the relays are pinned to (taskset).")
     var relayCore = 0
 
@@ -84,7 +87,8 @@ struct FanoutBench: ParsableCommand {
         var model = VideoModel.default
         model.bitrate = videoBitrate
         let settings = LoadEngine.Settings(room: room, tickNanoseconds: UInt64(tickMs * 1e6), sampleEvery: sampleEvery,
-                                           receiverReportInterval: rrInterval, model: model, receiveBuffer: 2 << 20)
+                                           receiverReportInterval: rrInterval, transportCC: transportCC, model: model,
+                                           receiveBuffer: 2 << 20)
         let runner = RelayRunner(settings: settings, levels: levelList, window: window, warmup: warmup, connectTimeout: connectTimeout)
         var results: [LevelResult] = []
         var relays: [String] = []

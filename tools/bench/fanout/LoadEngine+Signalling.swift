@@ -54,7 +54,8 @@ extension LoadEngine {
                                 rtcpSSRC: SecureRandom.uint32(), sampleEvery: settings.sampleEvery)
             viewers.append(viewer)
             let offer = ReceiveOnlyOffer(ufrag: credentials.ufrag, password: credentials.password, fingerprint: fingerprint,
-                                    candidate: ("127.0.0.1", endpoint.localPort), sessionID: SecureRandom.uint64() >> 2)
+                                    candidate: ("127.0.0.1", endpoint.localPort), sessionID: SecureRandom.uint64() >> 2,
+                                         transportCC: settings.transportCC)
             pool.post(path: "/whep/\(settings.room)", offer: offer.sdp, tag: viewer.index)
         }
     }

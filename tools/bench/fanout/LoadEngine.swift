@@ -13,6 +13,8 @@ final class LoadEngine {
         var sampleEvery: Int
         /// Seconds between a viewer's RTCP receiver reports; 0 disables them.
         var receiverReportInterval: Double
+        /// Viewers negotiate transport-cc and send its feedback (``Viewer/feedback``).
+        var transportCC: Bool
         var model: VideoModel
         var receiveBuffer: Int32
     }
@@ -119,6 +121,7 @@ final class LoadEngine {
         let payloadType = second & 0x7F
         let sequence = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
         let isVideo = payloadType == viewer.videoPayloadType
+        if settings.transportCC { viewer.recordTransportSequence(bytes, arrivalNanoseconds: BenchClock.monotonic()) }
         // A track's first packet is always decrypted: SRTP receivers learn the rollover counter
         // from the packets they see (RFC 3711 §3.3.1), so skipping past a wrap before the
         // first sample would leave ours one ROC behind for good.
@@ -195,6 +198,10 @@ final class LoadEngine {
                 events.removeAll(keepingCapacity: true)
                 session.poll(now: mono, events: &events)
                 handle(events, of: viewer)
+            }
+            if settings.transportCC, viewer.isConnected, viewer.nextFeedback <= now {
+                viewer.nextFeedback = now + 100_000_000
+                viewer.sendTransportFeedback(session: session)
             }
             if reportEvery > 0, viewer.isConnected, viewer.nextReceiverReport <= now {
                 viewer.nextReceiverReport = now + reportEvery

@@ -1,3 +1,4 @@
+import OnAirForwarding
 import OnAirSDP
 import OnAirWebRTC
 import OnAirWire
@@ -25,6 +26,11 @@ final class Viewer {
     /// Packets until the next one we decrypt for its stamp.
     var sampleCountdown: Int
     var nextReceiverReport: UInt64 = 0
+    /// transport-cc (``recordTransportSequence(_:arrivalNanoseconds:)``): arrivals, the next
+    /// feedback, and the video SSRC it names.
+    var feedback = TransportFeedbackRecorder()
+    var nextFeedback: UInt64 = 0
+    var feedbackSSRC: UInt32 = 0
     /// Sampled packets that did not authenticate (or were replays), and ones that did but
     /// carried no stamp where expected.
     var decryptFailures: UInt64 = 0
