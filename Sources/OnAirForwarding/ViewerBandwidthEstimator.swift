@@ -51,9 +51,8 @@ public struct ViewerBandwidthEstimator: Sendable {
     }
 
     public mutating func handle(_ feedback: TransportWideFeedback, now: MonoTime) {
-        guard var transport else { return }
-        let summary = transport.feedback(feedback, now: now.nanoseconds)
-        self.transport = transport
+        // Mutated in place: a copy would copy its send history on write, per feedback.
+        guard transport != nil, let summary = transport?.feedback(feedback, now: now.nanoseconds) else { return }
         lastFeedback = now
         controller.handle(transportFeedback: summary, now: now.nanoseconds)
         if summary.usage == .overuse { lastCongestion = now }
