@@ -11,8 +11,8 @@ import OnAirWire
 ///   on overuse and raises it by at most 8 % per second whatever the path carries, so a
 ///   falling REMB is a congestion signal and the estimate takes it; a rising one says nothing
 ///   the relay did not already send (after a successful probe it lags for many seconds).
-/// - receiver reports (§6): above 10 % loss the estimate is cut, and at most to what arrived;
-///   below 1 % it may grow (§6 says 2 %; a viewer holds on 1-2 %), in between it holds.
+/// - receiver reports (§6): above 10 % loss the estimate is cut, below 1 % it may grow (§6
+///   says 2 %; a viewer holds on 1-2 %), in between it holds.
 /// - probes (``ProbeController``): a burst above the estimate that arrived clean raises it to
 ///   the probed rate at once.
 public struct ViewerBandwidthEstimator: Sendable {
@@ -73,20 +73,13 @@ public struct ViewerBandwidthEstimator: Sendable {
     /// every NACK (42 in a second during a burst), and each one over 10 % would cut the
     /// estimate again, down to its floor within half a second (libwebrtc itself acts on
     /// loss at most once per 300 ms plus a round trip).
-    ///
-    /// - Parameter sentRate: bits/s sent to the viewer lately; above 10 % loss, what arrived
-    ///   of it (`sentRate` × (1 − loss)) is also a ceiling (``BitrateController/handle(deliveredBitrate:now:)``).
-    public mutating func handle(fractionLost: Double, sentRate: Int = 0, now: MonoTime) {
+    public mutating func handle(fractionLost: Double, now: MonoTime) {
         lossFraction = fractionLost
         lastFeedback = now
         if let last = lastLossUpdate, now - last < Self.lossInterval { return }
         lastLossUpdate = now
         controller.handle(fractionLost: fractionLost, now: now.nanoseconds)
-        guard fractionLost > 0.10 else { return }
-        lastCongestion = now
-        if sentRate > 0 {
-            controller.handle(deliveredBitrate: Int(Double(sentRate) * (1 - min(fractionLost, 1))), now: now.nanoseconds)
-        }
+        if fractionLost > 0.10 { lastCongestion = now }
     }
 
     public static let lossInterval: Duration = .milliseconds(400)

@@ -128,13 +128,6 @@ public struct BitrateController: Sendable {
         }
     }
 
-    /// What a lossy report says arrived (the rate sent over its interval less the loss):
-    /// a ceiling. A full link drops what it cannot carry, so after the first report about it
-    /// the target need not wait for §6's halving-by-loss to come down in several reports.
-    public mutating func handle(deliveredBitrate: Int, now: UInt64) {
-        decrease(to: Double(max(deliveredBitrate, 0)), reason: .loss, now: now)
-    }
-
     /// A REMB from the receiver (draft-alvestrand-rmcat-remb-03 §2.2): a ceiling.
     public mutating func handle(remb: REMB, now: UInt64) {
         handle(rembBitrate: Int(clamping: remb.bitrate), now: now)

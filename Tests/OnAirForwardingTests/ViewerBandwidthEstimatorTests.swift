@@ -53,19 +53,6 @@ struct ViewerBandwidthEstimatorTests {
         #expect(estimator.lastCongestion == now + .seconds(1))
     }
 
-    @Test("heavy loss on a full link: the first report brings the estimate down to what arrived")
-    func lossCapsAtDelivered() {
-        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 3_000_000)
-        // 2.6 Mbit/s sent into a 1 Mbit/s link: 60 % lost.
-        estimator.handle(fractionLost: 0.6, sentRate: 2_600_000, now: t0)
-        #expect(estimator.estimate == 1_040_000)
-        #expect(estimator.lastChangeReason.rawValue == "loss")
-        // Random loss of 15 % on a wide link costs no more than it carries away.
-        var wide = ViewerBandwidthEstimator(feedback: .remb, start: 3_000_000)
-        wide.handle(fractionLost: 0.15, sentRate: 2_600_000, now: t0)
-        #expect(wide.estimate == 2_210_000)
-    }
-
     @Test("a burst of receiver reports (Chromium sends one with every NACK) cuts once per 400 ms, not per report")
     func lossReportBurst() {
         var estimator = ViewerBandwidthEstimator(feedback: .transportCC, start: 1_500_000)

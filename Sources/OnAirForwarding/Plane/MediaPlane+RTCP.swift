@@ -98,10 +98,8 @@ extension MediaPlane {
 
     /// Loss the viewer reports about its video (RFC 3550 §6.4.1 fraction lost): for its estimate.
     private func updateLoss(_ viewer: ViewerSession, blocks: [ReportBlock], now: MonoTime) {
-        let audioRate = rooms[viewer.room]?.publisher.map { Int($0.audioBitrate) } ?? 0
         for block in blocks where block.ssrc == viewer.video?.ssrc {
-            viewer.estimator.handle(fractionLost: Double(block.fractionLost) / 256, sentRate: viewer.videoPayloadRate + audioRate,
-                                    now: now)
+            viewer.estimator.handle(fractionLost: Double(block.fractionLost) / 256, now: now)
         }
     }
 
