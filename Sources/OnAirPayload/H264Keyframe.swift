@@ -30,18 +30,15 @@ public enum H264Keyframe {
             return .idrStart
         case 24:
             // A type that says "IDR" counts even if the unit is cut short.
-            var sawNALUnit = false
+            var role = Role.other
             var allPreamble = true
-            var offset = 1
-            while offset + 2 < payload.count {
-                let size = Int(payload[offset]) << 8 | Int(payload[offset + 1])
-                let aggregated = payload[offset + 2] & 0x1F
-                if aggregated == 5 { return .idrStart }
-                sawNALUnit = true
-                allPreamble = allPreamble && isPreamble(aggregated)
-                offset += 2 + size
+            forEachAggregatedNALUnit(in: payload) { type, _ in
+                if type == 5 { role = .idrStart; return false }
+                allPreamble = allPreamble && isPreamble(type)
+                role = allPreamble ? .preamble : .other
+                return true
             }
-            return sawNALUnit && allPreamble ? .preamble : .other
+            return role
         case 28:  // FU-A: [indicator][S E R type]
             guard payload.count >= 2, payload[1] & 0x80 != 0 else { return .other }
             let fragmented = payload[1] & 0x1F
@@ -75,13 +72,25 @@ public enum H264Keyframe {
     /// RFC 6184 §5.7.1 STAP-A: [header][size16][NAL][size16][NAL]...; the range of the first
     /// aggregated NAL unit whose type passes `test`, if it lies wholly inside the payload.
     static func firstAggregatedNALUnit(in payload: UnsafeRawBufferPointer, where test: (UInt8) -> Bool) -> Range<Int>? {
+        var found: Range<Int>?
+        forEachAggregatedNALUnit(in: payload) { type, range in
+            guard test(type) else { return true }
+            found = range.upperBound <= payload.count ? range : nil
+            return false
+        }
+        return found
+    }
+
+    /// Walks a STAP-A's aggregated NAL units (RFC 6184 §5.7.1), each with its type and the
+    /// range its size claims (which may run past the payload's end), while `body` returns true.
+    @inline(__always)
+    static func forEachAggregatedNALUnit(in payload: UnsafeRawBufferPointer, _ body: (_ type: UInt8, _ range: Range<Int>) -> Bool) {
         var offset = 1
         while offset + 2 < payload.count {
-            let size = Int(payload[offset]) << 8 | Int(payload[offset + 1])
             let start = offset + 2
-            if test(payload[start] & 0x1F) { return start + size <= payload.count ? start..<(start + size) : nil }
-            offset = start + size
+            let end = start + (Int(payload[offset]) << 8 | Int(payload[offset + 1]))
+            guard body(payload[start] & 0x1F, start..<end) else { return }
+            offset = end
         }
-        return nil
     }
 }

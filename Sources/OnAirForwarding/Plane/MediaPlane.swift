@@ -67,18 +67,12 @@ package final class MediaPlane {
     /// session's peer as arrays.
     package func receive(_ datagram: UnsafeRawBufferPointer, from address: TransportAddress, now: MonoTime) {
         let kind = DatagramKind.classify(datagram)
-        var session = sessionsByAddress[address]
-        if session == nil, kind == .stun {
-            let bytes = Array(datagram)
-            if let ufrag = PeerSession.localUfrag(ofCheck: bytes) { session = sessionsByUfrag[ufrag] }
-        }
-        guard let session, !session.ended, kind != .unknown else { unroutable += 1; return }
+        guard kind != .unknown else { unroutable += 1; return }
         guard kind == .rtp || kind == .rtcp else {
-            events.removeAll(keepingCapacity: true)
-            session.peer.receive(Array(datagram), from: address, now: now, events: &events)
-            handle(events: events, of: session, now: now)
+            receiveControl(Array(datagram), kind: kind, from: address, now: now)
             return
         }
+        guard let session = sessionsByAddress[address], !session.ended else { unroutable += 1; return }
         guard datagram.count <= InboundPacketSlab.slotSize else { oversizeDatagrams &+= 1; return }
         // A packet and the original an RTX packet may carry: two slots.
         if inbound.freeSlots < 2 { fanOutPending(now: now) }
@@ -91,6 +85,19 @@ package final class MediaPlane {
         } else {
             receiveRTP(packet, from: session, now: now)
         }
+    }
+
+    /// STUN and DTLS: to the session's peer. A first connectivity check from a new address
+    /// finds its session by the ufrag in its USERNAME (RFC 8445 §7.2.2).
+    private func receiveControl(_ bytes: [UInt8], kind: DatagramKind, from address: TransportAddress, now: MonoTime) {
+        var session = sessionsByAddress[address]
+        if session == nil, kind == .stun, let ufrag = PeerSession.localUfrag(ofCheck: bytes) {
+            session = sessionsByUfrag[ufrag]
+        }
+        guard let session, !session.ended else { unroutable += 1; return }
+        events.removeAll(keepingCapacity: true)
+        session.peer.receive(bytes, from: address, now: now, events: &events)
+        handle(events: events, of: session, now: now)
     }
 
     /// One datagram held in an array (tests, tools).
@@ -142,10 +149,8 @@ package final class MediaPlane {
             case .connected:
                 session.connectedAt = now
                 connected(session, now: now)
-            case .rtp:
-                break  // media comes in through receive(_:from:now:), decrypted in place
-            case .rtcp(let packet):
-                handleRTCP(packet, from: session, now: now)
+            case .rtp, .rtcp:
+                break  // media and RTCP come in through receive(_:from:now:), decrypted in place
             case .closed(let reason):
                 end(session, reason: Self.endReason(reason), now: now)
             }

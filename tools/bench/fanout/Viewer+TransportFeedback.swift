@@ -14,7 +14,9 @@ extension Viewer {
         if feedbackSSRC == 0 && packet[1] & 0x7F == videoPayloadType {
             feedbackSSRC = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8 | UInt32(packet[11])
         }
-        // RFC 8285 §4.2: after the CSRCs, a 0xBEDE block of one-byte elements.
+        // RFC 8285 §4.2: after the CSRCs, a 0xBEDE block of one-byte elements. Read here, not
+        // with RTPPacketView: that takes the padding count from the last octet, which SRTP
+        // has encrypted or covered with its tag.
         let start = 12 + 4 * Int(packet[0] & 0x0F)
         guard packet.count >= start + 4, packet[start] == 0xBE, packet[start + 1] == 0xDE else { return }
         let end = start + 4 + 4 * (Int(packet[start + 2]) << 8 | Int(packet[start + 3]))
