@@ -68,6 +68,14 @@ public struct LayeredVideoRewriter: Sendable {
         return numbers
     }
 
+    /// Stops forwarding the current layer now rather than at the target's keyframe: after a
+    /// switch down for congestion, every packet more of the old layer deepens the queue the
+    /// new layer's keyframe must get through (the viewer's picture holds until it comes).
+    public mutating func leaveCurrentLayer() {
+        guard current != nil, target != current else { return }
+        _ = pause()
+    }
+
     /// Stops forwarding video (the estimate is below the lowest layer); audio goes on.
     private mutating func pause() -> (sequence: UInt16, timestamp: UInt32)? {
         if let current { remember(current) }

@@ -113,6 +113,27 @@ struct LayeredVideoRewriterTests {
         #expect(resumed.timestamp == first.timestamp &+ 90_000)
     }
 
+    @Test("leaving the current layer after a switch down: the old layer stops at once, the new one starts at its keyframe")
+    func leaveCurrentLayer() throws {
+        var video = rewriter(target: 0)
+        let clocks = clocks()
+        let first = try #require(video.map(layer: 0, sequence: 1, timestamp: baseF, startsKeyframe: true, now: t0) { clocks[$0] })
+        video.leaveCurrentLayer()
+        #expect(video.current == 0, "nothing to leave for: the target is the current layer")
+        video.target = 1
+        video.leaveCurrentLayer()
+        #expect(video.current == nil && video.isSwitching)
+        #expect(video.map(layer: 0, sequence: 2, timestamp: baseF &+ 3000, startsKeyframe: false, now: t0) { clocks[$0] } == nil)
+        #expect(video.map(layer: 1, sequence: 40, timestamp: baseH &+ 3000, startsKeyframe: false, now: t0) { clocks[$0] } == nil)
+        let switched = try #require(video.map(layer: 1, sequence: 41, timestamp: baseH &+ 6000, startsKeyframe: true,
+                                              now: t0 + .milliseconds(66)) { clocks[$0] })
+        #expect(switched.sequence == first.sequence &+ 1)
+        // Two frame intervals on the sender's wallclock (± 1 tick of NTP rounding).
+        #expect(abs(Int(Int32(bitPattern: switched.timestamp &- first.timestamp)) - 6000) <= 1)
+        #expect(video.current == 1 && video.switches == 1)
+        #expect(video.source(ofViewerSequence: first.sequence)?.layer == 0)
+    }
+
     @Test("SenderClock: timestamps before and after the report, across the 32-bit wrap")
     func senderClock() {
         let clock = SenderClock(ntpTime: NTPTime(unixNanoseconds: 1_000_000_000_000), rtpTimestamp: 4_294_960_000, clockRate: 90_000)

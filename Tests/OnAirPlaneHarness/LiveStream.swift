@@ -3,7 +3,8 @@ import OnAirWire
 
 /// A publisher that behaves like `broadcast --simulcast`: 30 frames/s on every layer (an IDR
 /// on a layer when the plane asks for one with a PLI or FIR), Opus every 20 ms, sender
-/// reports every 500 ms. Driven by the harness clock.
+/// reports every 500 ms. Driven by the harness clock. `keyframeDelay`: how long after a
+/// request the IDR comes (a real encoder and the way back to the relay take 100-300 ms).
 package final class LiveStream {
     unowned let harness: PlaneHarness
     package let publisher: TestPublisher
@@ -12,11 +13,15 @@ package final class LiveStream {
     private var nextReport: MonoTime
     private var handledRTCP = 0
     private var wanted: Set<Int>
+    private let keyframeDelay: Duration
+    /// Requested keyframes not yet due: the layer and when it is sent.
+    private var delayedKeyframes: [(layer: Int, due: MonoTime)] = []
     /// When the plane asked for a keyframe of each layer.
     package private(set) var keyframeRequests: [Int: [MonoTime]] = [:]
 
-    package init(_ harness: PlaneHarness, rids: [String] = ["f", "h", "q"]) throws {
+    package init(_ harness: PlaneHarness, rids: [String] = ["f", "h", "q"], keyframeDelay: Duration = .zero) throws {
         self.harness = harness
+        self.keyframeDelay = keyframeDelay
         publisher = try harness.publish(rids: rids)
         nextFrame = harness.now
         nextAudio = harness.now
@@ -35,11 +40,13 @@ package final class LiveStream {
             default: ssrc = nil
             }
             if let ssrc, let layer = publisher.layer(ofSSRC: ssrc) {
-                wanted.insert(layer)
+                delayedKeyframes.append((layer, now + keyframeDelay))
                 keyframeRequests[layer, default: []].append(now)
             }
         }
         handledRTCP = rtcp.count
+        for request in delayedKeyframes where request.due <= now { wanted.insert(request.layer) }
+        delayedKeyframes.removeAll { $0.due <= now }
         if now >= nextReport {
             publisher.sendReports(at: now)
             nextReport = nextReport + .milliseconds(500)

@@ -60,10 +60,12 @@ extension MediaPlane {
     }
 
     package func selectLayer(for viewer: ViewerSession, in room: Room, publisher: PublisherSession, now: MonoTime) {
+        let downSwitches = viewer.selector.downSwitches
         let target = viewer.selector.update(layers: layerCandidates, audioBitrate: Int(publisher.audioBitrate),
                                             estimator: &viewer.estimator, canProbe: viewer.rtx != nil,
                                             sendingRate: viewer.videoPayloadRate + Int(publisher.audioBitrate), now: now)
         viewer.video?.target = target
+        if viewer.selector.downSwitches != downSwitches { viewer.video?.leaveCurrentLayer() }
         if let target, viewer.video?.isSwitching == true { room.wantKeyframe(layer: target, of: publisher, prompt: true) }
     }
 

@@ -98,14 +98,18 @@ struct MediaPlaneInProcessTests {
     @Test("a viewer losing half its packets goes down a layer; the clean viewer keeps the top layer and every frame")
     func slowViewer() throws {
         let harness = try PlaneHarness()
-        _ = try LiveStream(harness)
+        _ = try LiveStream(harness, keyframeDelay: .milliseconds(250))
         harness.run(for: .seconds(1))
         let clean = try harness.watch()
         let lossy = try harness.watch()
         try harness.runUntil(timeout: .seconds(2)) { clean.frames.last?.layer == 0 && lossy.frames.last?.layer == 0 }
         var reported = harness.now
-        for _ in 0..<60 {
-            harness.run(for: .milliseconds(100))
+        var framesBeforeDownswitch: Int?
+        for _ in 0..<600 {
+            harness.run(for: .milliseconds(10))
+            if framesBeforeDownswitch == nil, let view = harness.snapshot(of: lossy), view.switchesDown > 0 {
+                framesBeforeDownswitch = lossy.frames.count
+            }
             // RFC 3550 §6.4.2: half of what was expected since the last report did not arrive.
             if let last = lossy.video.last, harness.now - reported >= .milliseconds(200) {
                 reported = harness.now
@@ -116,6 +120,9 @@ struct MediaPlaneInProcessTests {
         }
         let lossyView = try #require(harness.snapshot(of: lossy))
         #expect(lossyView.layer != "f", "the lossy viewer is on \(lossyView.layer ?? "nothing") at \(lossyView.estimateKbps) kbit/s")
+        // The old layer stops when the switch down is decided, not at the new layer's keyframe.
+        let decided = try #require(framesBeforeDownswitch)
+        #expect(lossy.frames[decided...].allSatisfy { $0.layer != 0 })
         #expect(harness.snapshot(of: clean)?.layer == "f")
         let numbers = clean.frames.compactMap(\.frame)
         #expect(clean.frames.allSatisfy { $0.layer == 0 })
