@@ -11,8 +11,8 @@ import OnAirWire
 /// - up one layer at a time and only after a probe at that layer's rate got through
 ///   (``ProbeController``), or, for a viewer that cannot be probed (no RTX), when the
 ///   estimate exceeds it by `upWithoutProbe`. Probes climb in steps of at most `probeStep` ×
-///   what is known to get through (the rate sent, or the last probe that passed), and only
-///   once the viewer has sent feedback: a 600 kbit/s link hit with a 3.6 Mbit/s probe drops
+///   what is known to get through (the rate sent, or the last probe that passed since the last
+///   one failed), and only once the viewer has sent feedback: a 600 kbit/s link hit with a 3.6 Mbit/s probe drops
 ///   hundreds of packets, and the retransmissions that follow choke it further;
 /// - only live layers, and none above the viewer's cap (`maximumHeight`).
 public struct LayerSelector: Sendable {
@@ -72,11 +72,17 @@ public struct LayerSelector: Sendable {
         guard !ladder.isEmpty else { return target }
         func needs(_ layer: LayerCandidate) -> Double { Double(layer.bitrate + audioBitrate) }
 
-        if case .some(let outcome) = probe.poll(now: now, lastCongestion: estimator.lastCongestion),
-           case .succeeded(let rate) = outcome {
+        if let delivered = estimator.acknowledgedBitrate { probe.observeDelivered(delivered) }
+        switch probe.poll(now: now, lastCongestion: estimator.lastCongestion) {
+        case .succeeded(let rate):
             estimator.probeSucceeded(rate: rate, now: now)
             probed = (rate, now)
             provenRate = max(provenRate, rate)
+        case .failed:
+            // What passed before may no longer: the next climb starts from what is sent.
+            provenRate = 0
+        case nil:
+            break
         }
         let estimateNow = Double(estimator.estimate)
         // Until the viewer's feedback has shown a limit, the estimate is only the start value:
@@ -129,7 +135,8 @@ public struct LayerSelector: Sendable {
         if canProbe, estimator.lastFeedback != nil, probe.mayStart(now: now) {
             let step = limited ? settings.probeStepWhenLimited : settings.probeStep
             let known = Double(max(sendingRate, provenRate, 100_000))
-            probe.start(rate: Int(min(needs(up) * settings.probeHeadroom, known * step)), now: now)
+            probe.start(rate: Int(min(needs(up) * settings.probeHeadroom, known * step)),
+                        measuresDelivery: estimator.feedback == .transportCC, now: now)
         }
         return target
     }

@@ -4,9 +4,12 @@ import OnAirWire
 /// that the total reaches the next layer's bitrate with headroom, for a short burst, and
 /// switches only if that got through clean (libwebrtc's probe clusters; mediasoup and LiveKit
 /// probe before an upgrade the same way). A probe fails on any congestion signal from its
-/// start until a grace period after it (feedback takes a round trip), or on NACKed loss; each
-/// failure doubles the wait before the next one, up to a ceiling, so a thin link is not hit
-/// every second.
+/// start until a grace period after it (feedback takes a round trip), or on NACKed loss, or,
+/// for a viewer whose transport-cc feedback shows what arrived, when the link did not deliver
+/// the probe's rate (a queue a few hundred milliseconds deep swallows a short probe above the
+/// link's rate without a loss or, at first, a delay the viewer acts on). Each failure doubles
+/// the wait before the next one, up to a ceiling, so a thin link is not hit every second; a
+/// success below the rate that failed does not end that wait.
 public struct ProbeController: Sendable {
     public struct Settings: Sendable {
         /// How long padding is sent.
@@ -19,6 +22,9 @@ public struct ProbeController: Sendable {
         public var afterSuccess: Duration = .milliseconds(200)
         /// NACKed packets during a probe beyond this fraction of those sent fail it.
         public var lossLimit = 0.08
+        /// Where delivery is measured: the probe fails unless the rate that arrived reached
+        /// this share of the probe's rate (what arrived counts packet headers too).
+        public var deliveredShare = 0.85
         public init() {}
     }
 
@@ -30,6 +36,10 @@ public struct ProbeController: Sendable {
     private var backoff: Duration
     private var sentDuringProbe = 0
     private var nackedDuringProbe = 0
+    /// The highest rate seen arriving during the probe; nil when the viewer cannot tell.
+    private var deliveredDuringProbe: Int?
+    /// The rate of the last probe that failed, until one at that rate or above succeeds.
+    public private(set) var failedRate: Int?
     public private(set) var succeeded: UInt64 = 0
     public private(set) var failed: UInt64 = 0
 
@@ -41,10 +51,20 @@ public struct ProbeController: Sendable {
     public func mayStart(now: MonoTime) -> Bool { active == nil && now >= nextAttempt }
 
     /// Starts a probe towards `rate` bits/s in total (media and padding).
-    public mutating func start(rate: Int, now: MonoTime) {
+    ///
+    /// - Parameter measuresDelivery: the viewer's feedback shows the rate that arrives
+    ///   (transport-cc), reported with ``observeDelivered(_:)``.
+    public mutating func start(rate: Int, measuresDelivery: Bool = false, now: MonoTime) {
         active = (rate, now)
         sentDuringProbe = 0
         nackedDuringProbe = 0
+        deliveredDuringProbe = measuresDelivery ? 0 : nil
+    }
+
+    /// The rate the viewer's feedback says arrived lately (draft-ietf-rmcat-gcc-02 §5.5's
+    /// acknowledged bitrate), bits/s.
+    public mutating func observeDelivered(_ rate: Int) {
+        if active != nil, let delivered = deliveredDuringProbe { deliveredDuringProbe = max(delivered, rate) }
     }
 
     /// The total rate to reach now with padding, or nil when no padding is due.
@@ -63,19 +83,31 @@ public struct ProbeController: Sendable {
     public mutating func poll(now: MonoTime, lastCongestion: MonoTime?) -> Outcome? {
         guard let active else { return nil }
         let lossy = Double(nackedDuringProbe) > max(2, settings.lossLimit * Double(sentDuringProbe))
-        if lossy || (lastCongestion.map { $0 >= active.start } ?? false) {
-            finish(now: now)
-            failed += 1
-            nextAttempt = now + backoff
-            backoff = min(backoff * 2, settings.maximumBackoff)
-            return .failed
-        }
+        if lossy || (lastCongestion.map { $0 >= active.start } ?? false) { return fail(now: now) }
         guard now - active.start >= settings.duration + settings.grace else { return nil }
+        if let delivered = deliveredDuringProbe, Double(delivered) < settings.deliveredShare * Double(active.rate) {
+            return fail(now: now)
+        }
         finish(now: now)
         succeeded += 1
-        backoff = settings.initialBackoff
-        nextAttempt = now + settings.afterSuccess
+        if let failedRate, active.rate < failedRate {
+            // The link carries this much, which was known: the rate that failed waits its turn.
+            nextAttempt = now + backoff
+        } else {
+            failedRate = nil
+            backoff = settings.initialBackoff
+            nextAttempt = now + settings.afterSuccess
+        }
         return .succeeded(rate: active.rate)
+    }
+
+    private mutating func fail(now: MonoTime) -> Outcome {
+        failedRate = active?.rate
+        finish(now: now)
+        failed += 1
+        nextAttempt = now + backoff
+        backoff = min(backoff * 2, settings.maximumBackoff)
+        return .failed
     }
 
     /// Drops a running probe without a verdict (the viewer switched down, or left).
@@ -87,5 +119,6 @@ public struct ProbeController: Sendable {
         active = nil
         sentDuringProbe = 0
         nackedDuringProbe = 0
+        deliveredDuringProbe = nil
     }
 }

@@ -29,6 +29,8 @@ public struct ViewerBandwidthEstimator: Sendable {
     public private(set) var lastCongestion: MonoTime?
     /// The last feedback of any kind: before the first, nothing is known of the link.
     public private(set) var lastFeedback: MonoTime?
+    /// What arrived lately by the viewer's transport-cc feedback, bits/s (§5.5).
+    public private(set) var acknowledgedBitrate: Int?
 
     public init(feedback: Feedback, start: Int, minimum: Int = 30_000, maximum: Int = 50_000_000) {
         self.feedback = feedback
@@ -54,6 +56,7 @@ public struct ViewerBandwidthEstimator: Sendable {
         // Mutated in place: a copy would copy its send history on write, per feedback.
         guard transport != nil, let summary = transport?.feedback(feedback, now: now.nanoseconds) else { return }
         lastFeedback = now
+        if let acknowledged = summary.acknowledgedBitrate { acknowledgedBitrate = acknowledged }
         controller.handle(transportFeedback: summary, now: now.nanoseconds)
         if summary.usage == .overuse { lastCongestion = now }
     }

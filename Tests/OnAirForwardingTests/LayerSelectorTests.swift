@@ -114,6 +114,31 @@ struct LayerSelectorTests {
         #expect(gaps.allSatisfy { $0 < 8.7 })
     }
 
+    @Test("after a failed probe the next climb starts again from the rate sent, not from the last probe that passed")
+    func climbRestartsAfterFailure() throws {
+        var selector = LayerSelector()
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        estimator.handle(rembBitrate: 850_000, sentPayloadRate: 2_500_000, now: t0)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        var now = t0 + .seconds(10)
+        var rates: [Int] = []
+        while rates.count < 3 && now < t0 + .seconds(20) {
+            now = now + .milliseconds(100)
+            let before = selector.probe.active
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, sendingRate: 650_000,
+                            now: now)
+            if before == nil, let active = selector.probe.active {
+                rates.append(active.rate)
+                // The second probe meets congestion: the receiver's REMB falls.
+                if rates.count == 2 { estimator.handle(rembBitrate: 700_000, sentPayloadRate: 1_400_000, now: now) }
+            }
+        }
+        // 1.5 × 650k passes; 1.5 × that fails; then 1.5 × 650k again.
+        #expect(rates == [975_000, 1_462_500, 975_000], "\(rates)")
+        #expect(selector.target == 1)
+    }
+
     @Test("below half the smallest layer video pauses; the smallest comes back after a probe")
     func pauseAndResume() {
         var selector = LayerSelector()

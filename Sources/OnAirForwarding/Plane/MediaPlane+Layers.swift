@@ -61,12 +61,31 @@ extension MediaPlane {
 
     package func selectLayer(for viewer: ViewerSession, in room: Room, publisher: PublisherSession, now: MonoTime) {
         let downSwitches = viewer.selector.downSwitches
+        let before = (target: viewer.selector.target, probe: viewer.selector.probe.active?.rate,
+                      verdicts: viewer.selector.probe.succeeded &+ viewer.selector.probe.failed)
         let target = viewer.selector.update(layers: layerCandidates, audioBitrate: Int(publisher.audioBitrate),
                                             estimator: &viewer.estimator, canProbe: viewer.rtx != nil,
                                             sendingRate: viewer.videoPayloadRate + Int(publisher.audioBitrate), now: now)
         viewer.video?.target = target
         if viewer.selector.downSwitches != downSwitches { viewer.video?.leaveCurrentLayer() }
+        if before.target != target || before.probe != viewer.selector.probe.active?.rate
+            || before.verdicts != viewer.selector.probe.succeeded &+ viewer.selector.probe.failed {
+            logLayerDecision(viewer, publisher: publisher, previousTarget: before.target, probing: before.probe)
+        }
         if let target, viewer.video?.isSwitching == true { room.wantKeyframe(layer: target, of: publisher, prompt: true) }
+    }
+
+    /// A viewer's layer or probe changed: what the lab's runs are read against.
+    private func logLayerDecision(_ viewer: ViewerSession, publisher: PublisherSession, previousTarget: Int?, probing: Int?) {
+        func name(_ layer: Int?) -> String { layer.map { publisher.videoLayers[$0].rid ?? "\($0)" } ?? "paused" }
+        let probe = viewer.selector.probe
+        let event = previousTarget != viewer.selector.target ? "switch \(name(previousTarget)) -> \(name(viewer.selector.target))"
+            : probe.active.map { "probe at \($0.rate / 1000) kbit/s" }
+            ?? "probe at \((probing ?? 0) / 1000) kbit/s ended (ok \(probe.succeeded), failed \(probe.failed))"
+        logger.debug("layer selection", metadata: [
+            "session": "\(viewer.id)", "event": "\(event)", "estimate_kbps": "\(viewer.estimator.estimate / 1000)",
+            "reason": "\(viewer.estimator.lastChangeReason)", "sending_kbps": "\(viewer.videoPayloadRate / 1000)",
+        ])
     }
 
     /// Padding-only RTX packets (RFC 4588 §4, RFC 3550 §5.1) to each probing viewer, enough to

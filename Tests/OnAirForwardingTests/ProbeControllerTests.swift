@@ -1,0 +1,64 @@
+import OnAirWire
+import Testing
+@testable import OnAirForwarding
+
+/// Probes before a switch up: judged by congestion, NACKs and, where the feedback shows it,
+/// the rate that arrived; failures back off.
+@Suite("ProbeController")
+struct ProbeControllerTests {
+    let t0 = MonoTime.seconds(100)
+
+    /// Runs `probe` from `start` to its verdict, reporting `delivered` bits/s each 100 ms.
+    func verdict(_ probe: inout ProbeController, from start: MonoTime, delivered: Int?) -> (ProbeController.Outcome?, MonoTime) {
+        var now = start
+        while now - start < .seconds(3) {
+            now = now + .milliseconds(100)
+            if let delivered { probe.observeDelivered(delivered) }
+            if let outcome = probe.poll(now: now, lastCongestion: nil) { return (outcome, now) }
+        }
+        return (nil, now)
+    }
+
+    @Test("a probe whose delivery is measured fails when the link delivered less than its rate, without loss or congestion")
+    func deliveryJudged() {
+        // A 1 Mbit/s link with a 300 ms queue: a 1.34 Mbit/s probe arrives at 1 Mbit/s.
+        var buffered = ProbeController()
+        buffered.start(rate: 1_340_000, measuresDelivery: true, now: t0)
+        #expect(verdict(&buffered, from: t0, delivered: 1_000_000).0 == .failed)
+        #expect(buffered.failedRate == 1_340_000)
+        // What arrived counts headers too: a little above the probe's rate is usual.
+        var open = ProbeController()
+        open.start(rate: 1_340_000, measuresDelivery: true, now: t0)
+        #expect(verdict(&open, from: t0, delivered: 1_390_000).0 == .succeeded(rate: 1_340_000))
+        // No feedback at all confirms nothing.
+        var silent = ProbeController()
+        silent.start(rate: 1_340_000, measuresDelivery: true, now: t0)
+        #expect(verdict(&silent, from: t0, delivered: nil).0 == .failed)
+        // A viewer whose feedback cannot show delivery (REMB, receiver reports) is judged as before.
+        var unmeasured = ProbeController()
+        unmeasured.start(rate: 1_340_000, now: t0)
+        #expect(verdict(&unmeasured, from: t0, delivered: 1_000_000).0 == .succeeded(rate: 1_340_000))
+    }
+
+    @Test("a success below the rate that failed keeps the wait; one at that rate ends it")
+    func backoffAfterFailure() {
+        var probe = ProbeController()
+        probe.start(rate: 1_500_000, measuresDelivery: true, now: t0)
+        var (outcome, now) = verdict(&probe, from: t0, delivered: 1_000_000)
+        #expect(outcome == .failed)
+        #expect(!probe.mayStart(now: now + .milliseconds(1_900)) && probe.mayStart(now: now + .seconds(2)))
+        // A lower probe passes: the next may come only after the (doubled) wait, not 200 ms later.
+        now = now + .seconds(2)
+        probe.start(rate: 1_000_000, measuresDelivery: true, now: now)
+        (outcome, now) = verdict(&probe, from: now, delivered: 1_050_000)
+        #expect(outcome == .succeeded(rate: 1_000_000))
+        #expect(!probe.mayStart(now: now + .seconds(3)) && probe.mayStart(now: now + .seconds(4)))
+        #expect(probe.failedRate == 1_500_000)
+        // A probe at the rate that failed passes: climbing goes on at once again.
+        now = now + .seconds(4)
+        probe.start(rate: 1_500_000, measuresDelivery: true, now: now)
+        (outcome, now) = verdict(&probe, from: now, delivered: 1_600_000)
+        #expect(outcome == .succeeded(rate: 1_500_000))
+        #expect(probe.failedRate == nil && probe.mayStart(now: now + .milliseconds(200)))
+    }
+}
