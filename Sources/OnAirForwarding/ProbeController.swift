@@ -9,7 +9,7 @@ import OnAirWire
 /// the probe's rate (a queue a few hundred milliseconds deep swallows a short probe above the
 /// link's rate without a loss or, at first, a delay the viewer acts on). Each failure doubles
 /// the wait before the next one, up to a ceiling, so a thin link is not hit every second; a
-/// success below the rate that failed does not end that wait.
+/// success below the rate that failed does not reset that wait.
 public struct ProbeController: Sendable {
     public struct Settings: Sendable {
         /// How long padding is sent.
@@ -90,14 +90,13 @@ public struct ProbeController: Sendable {
         }
         finish(now: now)
         succeeded += 1
-        if let failedRate, active.rate < failedRate {
-            // The link carries this much, which was known: the rate that failed waits its turn.
-            nextAttempt = now + backoff
-        } else {
+        // Below the rate that failed, this only confirms what was known: the climb goes on,
+        // but the next failure waits longer still.
+        if failedRate.map({ active.rate >= $0 }) ?? true {
             failedRate = nil
             backoff = settings.initialBackoff
-            nextAttempt = now + settings.afterSuccess
         }
+        nextAttempt = now + settings.afterSuccess
         return .succeeded(rate: active.rate)
     }
 

@@ -40,20 +40,24 @@ struct ProbeControllerTests {
         #expect(verdict(&unmeasured, from: t0, delivered: 1_000_000).0 == .succeeded(rate: 1_340_000))
     }
 
-    @Test("a success below the rate that failed keeps the wait; one at that rate ends it")
+    @Test("a success below the rate that failed does not reset the wait; one at that rate does")
     func backoffAfterFailure() {
         var probe = ProbeController()
         probe.start(rate: 1_500_000, measuresDelivery: true, now: t0)
         var (outcome, now) = verdict(&probe, from: t0, delivered: 1_000_000)
         #expect(outcome == .failed)
         #expect(!probe.mayStart(now: now + .milliseconds(1_900)) && probe.mayStart(now: now + .seconds(2)))
-        // A lower probe passes: the next may come only after the (doubled) wait, not 200 ms later.
+        // A lower probe passes: the climb goes on, and the next failure waits twice as long.
         now = now + .seconds(2)
         probe.start(rate: 1_000_000, measuresDelivery: true, now: now)
         (outcome, now) = verdict(&probe, from: now, delivered: 1_050_000)
         #expect(outcome == .succeeded(rate: 1_000_000))
-        #expect(!probe.mayStart(now: now + .seconds(3)) && probe.mayStart(now: now + .seconds(4)))
-        #expect(probe.failedRate == 1_500_000)
+        #expect(probe.failedRate == 1_500_000 && probe.mayStart(now: now + .milliseconds(200)))
+        now = now + .milliseconds(200)
+        probe.start(rate: 1_500_000, measuresDelivery: true, now: now)
+        (outcome, now) = verdict(&probe, from: now, delivered: 1_000_000)
+        #expect(outcome == .failed)
+        #expect(!probe.mayStart(now: now + .milliseconds(3_900)) && probe.mayStart(now: now + .seconds(4)))
         // A probe at the rate that failed passes: climbing goes on at once again.
         now = now + .seconds(4)
         probe.start(rate: 1_500_000, measuresDelivery: true, now: now)
