@@ -24,6 +24,11 @@ package final class PlaneHarness {
     /// The network between the plane and the peers: true drops the datagram (SRTP leaves the
     /// RTP header readable, as on a real wire).
     package var drops: ((_ to: TransportAddress, _ datagram: [UInt8]) -> Bool)?
+    /// The same on the way in: true drops a peer's datagram before the plane gets it.
+    package var dropsInbound: ((_ from: TransportAddress, _ datagram: [UInt8]) -> Bool)?
+    /// When true, every datagram the plane sends is kept here, in the order it was sent.
+    package var keepsSent = false
+    package private(set) var sent: [(to: TransportAddress, bytes: [UInt8])] = []
     /// When set, the heap allocations the plane makes are counted here: taking in each RTP
     /// datagram, and fanning out each read batch.
     package var allocations: AllocationCount?
@@ -83,7 +88,7 @@ package final class PlaneHarness {
             for peer in peers.values.sorted(by: { $0.address.port < $1.address.port }) where !peer.outbox.isEmpty {
                 let datagrams = peer.outbox
                 peer.outbox.removeAll()
-                for datagram in datagrams {
+                for datagram in datagrams where dropsInbound?(peer.address, datagram) != true {
                     guard allocations != nil, DatagramKind.classify(datagram) == .rtp else {
                         plane.receive(datagram, from: peer.address, now: now)
                         continue
@@ -98,8 +103,9 @@ package final class PlaneHarness {
                 allocations!.batches += 1
                 allocations!.fanOut += Self.countingAllocations { plane.readBatchComplete(now: now) }
             }
-            for (bytes, to) in sink.take() where drops?(to, bytes) != true {
-                peers[to]?.receive(bytes, from: Self.planeAddress, now: now)
+            for (bytes, to) in sink.take() {
+                if keepsSent { sent.append((to, bytes)) }
+                if drops?(to, bytes) != true { peers[to]?.receive(bytes, from: Self.planeAddress, now: now) }
             }
         } while peers.values.contains(where: { !$0.outbox.isEmpty }) && rounds < 50
     }

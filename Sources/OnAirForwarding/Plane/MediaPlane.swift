@@ -34,6 +34,7 @@ package final class MediaPlane {
     /// Sequence numbers to NACK upstream, and those given up, reused (``requestRepairs(_:now:)``).
     package var dueRepairs: [UInt16] = []
     package var givenUpRepairs: [UInt16] = []
+    package var lossTimestamps: [UInt32] = []
     /// Scratch for viewers' unconfirmed resends (``Room/resendUnconfirmed``).
     package var overdueResends: [UInt16] = []
     /// The layers of the room being decided (``selectLayers(_:now:)``), reused.
@@ -58,6 +59,7 @@ package final class MediaPlane {
         roomsAwaitingFanOut.reserveCapacity(16)
         dueRepairs.reserveCapacity(512)
         givenUpRepairs.reserveCapacity(512)
+        lossTimestamps.reserveCapacity(512)
     }
 
     // MARK: datagrams

@@ -13,7 +13,7 @@ extension MediaPlane {
             givenUpRepairs.removeAll(keepingCapacity: true)
             publisher.videoLayers[layer].gaps.poll(now: now, into: &dueRepairs, givenUp: &givenUpRepairs)
             if !givenUpRepairs.isEmpty {
-                room.announceLoss(givenUpRepairs, layer: layer, sender: sender, now: now)
+                room.announceLoss(givenUpRepairs, layer: layer, timestamps: &lossTimestamps, sender: sender, now: now)
                 room.lossNeedsKeyframe(publisher, layer: layer)
                 requestKeyframes(room, now: now)
             }

@@ -43,14 +43,22 @@ extension Room {
     /// timestamp. A receiver whose jitter buffer waits for every sequence number (aiortc's
     /// holds frames until 512 packets have passed: seconds on a thin stream) moves on to
     /// the keyframe asked for at the same time; libwebrtc takes padding as no media at all.
-    package func announceLoss(_ sequences: [UInt16], layer: Int, sender: any DatagramSink, now: MonoTime) {
+    /// Viewer by viewer, so that one viewer's announcements (all of one size) leave as one
+    /// GSO send: a relay that lost packets because it fell behind must not pay more per
+    /// packet for saying so than for forwarding.
+    ///
+    /// - Parameter timestamps: scratch space for the frames' timestamps.
+    package func announceLoss(_ sequences: [UInt16], layer: Int, timestamps: inout [UInt32], sender: any DatagramSink, now: MonoTime) {
         guard let publisher, publisher.videoLayers.indices.contains(layer) else { return }
+        timestamps.removeAll(keepingCapacity: true)
         for sequence in sequences {
-            let timestamp = nearestTimestamp(to: sequence, layer: layer, of: publisher) ?? publisher.videoLayers[layer].newestTimestamp
-            for viewer in viewers {
-                guard let destination = viewer.destination, viewer.peer.canSendMedia, viewer.video?.current == layer,
-                      let numbers = viewer.video!.map(layer: layer, sequence: sequence, timestamp: timestamp, startsKeyframe: false,
-                                                      now: now, clock: { _ in nil }) else { continue }
+            timestamps.append(nearestTimestamp(to: sequence, layer: layer, of: publisher) ?? publisher.videoLayers[layer].newestTimestamp)
+        }
+        for viewer in viewers {
+            guard let destination = viewer.destination, viewer.peer.canSendMedia, viewer.video?.current == layer else { continue }
+            for index in sequences.indices {
+                guard let numbers = viewer.video!.map(layer: layer, sequence: sequences[index], timestamp: timestamps[index],
+                                                      startsKeyframe: false, now: now, clock: { _ in nil }) else { continue }
                 let sent = emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: viewer.video!.payloadType,
                                 sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: viewer.video!.ssrc,
                                 payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4, now: now)

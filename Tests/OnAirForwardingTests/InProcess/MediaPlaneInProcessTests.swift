@@ -130,6 +130,41 @@ struct MediaPlaneInProcessTests {
         #expect(Self.contiguous(clean.videoHeaders.map(\.sequence)))
     }
 
+    @Test("upstream loss past repair: each viewer of the layer gets padding in place of every lost packet, its own back to back")
+    func lossAnnounced() throws {
+        let harness = try PlaneHarness()
+        let stream = try LiveStream(harness)
+        harness.run(for: .seconds(1))
+        let viewers = [try harness.watch(), try harness.watch()]
+        try harness.runUntil(timeout: .seconds(2)) { viewers.allSatisfy { $0.frames.last?.layer == 0 } }
+        // Three packets of f lost on the way in; the test publisher never answers a NACK.
+        let ssrc = stream.publisher.layers[0].ssrc
+        var lost: [UInt16] = []
+        harness.dropsInbound = { _, datagram in
+            guard lost.count < 3, let header = try? RTPHeader(parsing: datagram), header.ssrc == ssrc else { return false }
+            lost.append(header.sequenceNumber)
+            return true
+        }
+        harness.keepsSent = true
+        harness.run(for: .seconds(3))
+        #expect(lost.count == 3)
+        for viewer in viewers {
+            let ssrc = try #require(viewer.video.first?.ssrc)
+            let headers = viewer.peer.rtp.compactMap { try? RTPHeader(parsing: $0) }.filter { $0.ssrc == ssrc }
+            let padding = headers.filter { $0.payloadLength == 0 }
+            #expect(padding.count == 3, "\(padding.count) announcements")
+            // No hole is left in what the viewer got.
+            #expect(Self.contiguous(headers.map(\.sequenceNumber).sorted { Int16(bitPattern: $0 &- $1) < 0 }))
+            // Its announcements left in a row (one GSO send), not interleaved with another viewer's.
+            // (SRTP leaves the header clear: the P bit and the SSRC.)
+            let positions = harness.sent.indices.filter { index in
+                let bytes = harness.sent[index].bytes
+                return bytes.count < 60 && bytes[0] & 0x20 != 0 && bytes[8...11].reduce(0) { $0 << 8 | UInt32($1) } == ssrc
+            }
+            #expect(positions.count == 3 && positions.last! - positions.first! == 2, "\(positions)")
+        }
+    }
+
     @Test("keyframe with its SPS and PPS in a packet of their own: a joining viewer gets that packet first, numbered right before the IDR")
     func separatePreamble() throws {
         let harness = try PlaneHarness()
