@@ -73,6 +73,7 @@ public struct LayerSelector: Sendable {
         func needs(_ layer: LayerCandidate) -> Double { Double(layer.bitrate + audioBitrate) }
 
         if let delivered = estimator.acknowledgedBitrate { probe.observeDelivered(delivered) }
+        if let measured = estimator.rembThroughput { probe.observeMeasured(measured.rate, at: measured.at) }
         switch probe.poll(now: now, lastCongestion: estimator.lastCongestion) {
         case .succeeded(let rate):
             estimator.probeSucceeded(rate: rate, now: now)

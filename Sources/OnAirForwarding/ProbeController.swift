@@ -4,9 +4,9 @@ import OnAirWire
 /// that the total reaches the next layer's bitrate with headroom, for a short burst, and
 /// switches only if that got through clean (libwebrtc's probe clusters; mediasoup and LiveKit
 /// probe before an upgrade the same way). A probe fails on any congestion signal from its
-/// start until a grace period after it (feedback takes a round trip), or on NACKed loss, or,
-/// for a viewer whose transport-cc feedback shows what arrived, when the link did not deliver
-/// the probe's rate (a queue a few hundred milliseconds deep swallows a short probe above the
+/// start until a grace period after it (feedback takes a round trip), or on NACKed loss, or
+/// when the viewer's feedback shows that the link did not deliver the probe's rate
+/// (transport-cc acknowledgements, a REMB after overuse) (a queue a few hundred milliseconds deep swallows a short probe above the
 /// link's rate without a loss or, at first, a delay the viewer acts on). Each failure doubles
 /// the wait before the next one, up to a ceiling, so a thin link is not hit every second; a
 /// success below the rate that failed does not reset that wait.
@@ -38,6 +38,8 @@ public struct ProbeController: Sendable {
     private var nackedDuringProbe = 0
     /// The highest rate seen arriving during the probe; nil when the viewer cannot tell.
     private var deliveredDuringProbe: Int?
+    /// The viewer measured less than the probe's rate arriving (``observeMeasured(_:at:)``).
+    private var undelivered = false
     /// The rate of the last probe that failed, until one at that rate or above succeeds.
     public private(set) var failedRate: Int?
     public private(set) var succeeded: UInt64 = 0
@@ -59,6 +61,14 @@ public struct ProbeController: Sendable {
         sentDuringProbe = 0
         nackedDuringProbe = 0
         deliveredDuringProbe = measuresDelivery ? 0 : nil
+        undelivered = false
+    }
+
+    /// A rate the viewer measured arriving at `time` (its REMB after overuse): below the
+    /// probe's rate, during the probe or its grace, the probe fails.
+    public mutating func observeMeasured(_ rate: Int, at time: MonoTime) {
+        guard let active, time >= active.start, Double(rate) < settings.deliveredShare * Double(active.rate) else { return }
+        undelivered = true
     }
 
     /// The rate the viewer's feedback says arrived lately (draft-ietf-rmcat-gcc-02 §5.5's
@@ -83,7 +93,7 @@ public struct ProbeController: Sendable {
     public mutating func poll(now: MonoTime, lastCongestion: MonoTime?) -> Outcome? {
         guard let active else { return nil }
         let lossy = Double(nackedDuringProbe) > max(2, settings.lossLimit * Double(sentDuringProbe))
-        if lossy || (lastCongestion.map { $0 >= active.start } ?? false) { return fail(now: now) }
+        if lossy || undelivered || (lastCongestion.map { $0 >= active.start } ?? false) { return fail(now: now) }
         guard now - active.start >= settings.duration + settings.grace else { return nil }
         if let delivered = deliveredDuringProbe, Double(delivered) < settings.deliveredShare * Double(active.rate) {
             return fail(now: now)
@@ -119,5 +129,6 @@ public struct ProbeController: Sendable {
         sentDuringProbe = 0
         nackedDuringProbe = 0
         deliveredDuringProbe = nil
+        undelivered = false
     }
 }

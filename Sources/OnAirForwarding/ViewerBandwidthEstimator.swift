@@ -61,8 +61,16 @@ public struct ViewerBandwidthEstimator: Sendable {
         if summary.usage == .overuse { lastCongestion = now }
     }
 
+    /// What the viewer measured arriving, from a REMB that could only come from its overuse
+    /// reaction: bits/s, and when.
+    public private(set) var rembThroughput: (rate: Int, at: MonoTime)?
+
     /// - Parameter sentPayloadRate: payload bits/s sent to the viewer lately (REMB counts payload).
     public mutating func handle(rembBitrate bitrate: Int, sentPayloadRate: Int, now: MonoTime) {
+        // A receiver's rate control grows at most 8 % per update; on overuse it jumps to 0.85 ×
+        // the rate it measures arriving (draft-ietf-rmcat-gcc-02 §5.5, aiortc, libwebrtc). A
+        // REMB more than 10 % above the last one is that measurement, even though it rose.
+        if let last = lastREMB, bitrate > last * 110 / 100 { rembThroughput = (bitrate * 100 / 85, now) }
         let falling = lastREMB.map { bitrate < $0 * 97 / 100 } ?? (bitrate < sentPayloadRate * 9 / 10)
         lastREMB = bitrate
         lastFeedback = now
