@@ -23,6 +23,9 @@ public struct TrackRewriter: Sendable {
     private var firstExtended: Int64 = 0
     private var highestExtended: Int64 = 0
     private var highestSequence: UInt16 = 0
+    /// Publisher sequence numbers passed over (a gap in what arrived) less late packets that
+    /// came in below the highest: what the viewer will miss through no fault of its link.
+    public private(set) var sequencesNotSent: Int64 = 0
 
     public init(ssrc: UInt32, payloadType: UInt8, waitsForKeyframe: Bool, initialSequence: UInt16, initialTimestamp: UInt32) {
         self.ssrc = ssrc
@@ -49,8 +52,11 @@ public struct TrackRewriter: Sendable {
             let extended = highestExtended + Int64(Int16(bitPattern: sequence &- highestSequence))
             if extended < firstExtended { return nil }
             if extended > highestExtended {
+                sequencesNotSent += extended - highestExtended - 1
                 highestExtended = extended
                 highestSequence = sequence
+            } else if extended < highestExtended {
+                sequencesNotSent -= 1
             }
         }
         let mapped = (sequence &+ sequenceOffset, timestamp &+ timestampOffset)

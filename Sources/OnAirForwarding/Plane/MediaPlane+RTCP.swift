@@ -97,9 +97,14 @@ extension MediaPlane {
     }
 
     /// Loss the viewer reports about its video (RFC 3550 §6.4.1 fraction lost): for its estimate.
+    /// The viewer's loss on its own link: what the publisher's uplink lost is left out
+    /// (``UpstreamLossDiscount``).
     private func updateLoss(_ viewer: ViewerSession, blocks: [ReportBlock], now: MonoTime) {
         for block in blocks where block.ssrc == viewer.video?.ssrc {
-            viewer.estimator.handle(fractionLost: Double(block.fractionLost) / 256, now: now)
+            let fraction = viewer.upstreamLoss.fraction(fractionLost: block.fractionLost,
+                                                        extendedHighest: block.extendedHighestSequenceNumber,
+                                                        notSent: viewer.video?.rewriter.sequencesNotSent ?? 0)
+            viewer.estimator.handle(fractionLost: fraction, now: now)
         }
     }
 

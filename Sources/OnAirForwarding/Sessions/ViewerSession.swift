@@ -11,6 +11,7 @@ package final class ViewerSession: MediaSession {
     package var audio: TrackRewriter?
     package var estimator: ViewerBandwidthEstimator
     package var selector: LayerSelector
+    package var upstreamLoss = UpstreamLossDiscount()
     /// abs-send-time / transport-wide sequence numbers written on every packet sent.
     package var extensions: ViewerHeaderExtensions
     /// RFC 4588 RTX stream, when negotiated: carries padding-only probe packets with their own
