@@ -11,9 +11,10 @@ import OnAirWire
 /// - up one layer at a time and only after a probe at that layer's rate got through
 ///   (``ProbeController``), or, for a viewer that cannot be probed (no RTX), when the
 ///   estimate exceeds it by `upWithoutProbe`. Probes climb in steps of at most `probeStep` ×
-///   what is known to get through (the rate sent, or the last probe that passed since the last
-///   one failed), and only once the viewer has sent feedback: a 600 kbit/s link hit with a 3.6 Mbit/s probe drops
-///   hundreds of packets, and the retransmissions that follow choke it further;
+///   what is known to get through (the rate sent, or the last probe that passed since the
+///   last one failed), and only once the viewer has sent feedback: a 600 kbit/s link hit
+///   with a 3.6 Mbit/s probe drops hundreds of packets, and the retransmissions that follow
+///   choke it further;
 /// - only live layers, and none above the viewer's cap (`maximumHeight`).
 public struct LayerSelector: Sendable {
     public struct Settings: Sendable {

@@ -6,8 +6,9 @@ import OnAirWire
 /// probe before an upgrade the same way). A probe fails on any congestion signal from its
 /// start until a grace period after it (feedback takes a round trip), or on NACKed loss, or
 /// when the viewer's feedback shows that the link did not deliver the probe's rate
-/// (transport-cc acknowledgements, a REMB after overuse) (a queue a few hundred milliseconds deep swallows a short probe above the
-/// link's rate without a loss or, at first, a delay the viewer acts on). Each failure doubles
+/// (transport-cc acknowledgements, a REMB after overuse): a queue a few hundred milliseconds
+/// deep swallows a short probe above the link's rate without a loss or, at first, a delay
+/// the viewer acts on. Each failure doubles
 /// the wait before the next one, up to a ceiling, so a thin link is not hit every second; a
 /// success below the rate that failed does not reset that wait.
 public struct ProbeController: Sendable {
@@ -67,7 +68,7 @@ public struct ProbeController: Sendable {
     /// A rate the viewer measured arriving at `time` (its REMB after overuse): below the
     /// probe's rate, during the probe or its grace, the probe fails.
     public mutating func observeMeasured(_ rate: Int, at time: MonoTime) {
-        guard let active, time >= active.start, Double(rate) < settings.deliveredShare * Double(active.rate) else { return }
+        guard let active, time >= active.start, fallsShort(rate, of: active.rate) else { return }
         undelivered = true
     }
 
@@ -75,6 +76,11 @@ public struct ProbeController: Sendable {
     /// acknowledged bitrate), bits/s.
     public mutating func observeDelivered(_ rate: Int) {
         if active != nil, let delivered = deliveredDuringProbe { deliveredDuringProbe = max(delivered, rate) }
+    }
+
+    /// Whether `delivered` bits/s arriving is too little to call a probe at `rate` carried.
+    private func fallsShort(_ delivered: Int, of rate: Int) -> Bool {
+        Double(delivered) < settings.deliveredShare * Double(rate)
     }
 
     /// The total rate to reach now with padding, or nil when no padding is due.
@@ -95,9 +101,7 @@ public struct ProbeController: Sendable {
         let lossy = Double(nackedDuringProbe) > max(2, settings.lossLimit * Double(sentDuringProbe))
         if lossy || undelivered || (lastCongestion.map { $0 >= active.start } ?? false) { return fail(now: now) }
         guard now - active.start >= settings.duration + settings.grace else { return nil }
-        if let delivered = deliveredDuringProbe, Double(delivered) < settings.deliveredShare * Double(active.rate) {
-            return fail(now: now)
-        }
+        if let delivered = deliveredDuringProbe, fallsShort(delivered, of: active.rate) { return fail(now: now) }
         finish(now: now)
         succeeded += 1
         // Below the rate that failed, this only confirms what was known: the climb goes on,

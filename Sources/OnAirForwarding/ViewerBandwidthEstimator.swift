@@ -29,8 +29,9 @@ public struct ViewerBandwidthEstimator: Sendable {
     public private(set) var lastCongestion: MonoTime?
     /// The last feedback of any kind: before the first, nothing is known of the link.
     public private(set) var lastFeedback: MonoTime?
-    /// What arrived lately by the viewer's transport-cc feedback, bits/s (§5.5).
-    public private(set) var acknowledgedBitrate: Int?
+    /// What the viewer measured arriving, from a REMB that could only come from its overuse
+    /// reaction: bits/s, and when.
+    public private(set) var rembThroughput: (rate: Int, at: MonoTime)?
 
     public init(feedback: Feedback, start: Int, minimum: Int = 30_000, maximum: Int = 50_000_000) {
         self.feedback = feedback
@@ -45,6 +46,8 @@ public struct ViewerBandwidthEstimator: Sendable {
     /// Bits per second the viewer's link is believed to carry now.
     public var estimate: Int { controller.target }
     public var lastChangeReason: BitrateChangeReason { controller.lastChangeReason }
+    /// What arrived lately by the viewer's transport-cc feedback, bits/s (§5.5).
+    public var acknowledgedBitrate: Int? { transport?.acknowledgedBitrate }
 
     /// A packet went out with transport-wide sequence number `sequence`, `size` octets on the wire.
     @inline(__always)
@@ -56,14 +59,9 @@ public struct ViewerBandwidthEstimator: Sendable {
         // Mutated in place: a copy would copy its send history on write, per feedback.
         guard transport != nil, let summary = transport?.feedback(feedback, now: now.nanoseconds) else { return }
         lastFeedback = now
-        if let acknowledged = summary.acknowledgedBitrate { acknowledgedBitrate = acknowledged }
         controller.handle(transportFeedback: summary, now: now.nanoseconds)
         if summary.usage == .overuse { lastCongestion = now }
     }
-
-    /// What the viewer measured arriving, from a REMB that could only come from its overuse
-    /// reaction: bits/s, and when.
-    public private(set) var rembThroughput: (rate: Int, at: MonoTime)?
 
     /// - Parameter sentPayloadRate: payload bits/s sent to the viewer lately (REMB counts payload).
     public mutating func handle(rembBitrate bitrate: Int, sentPayloadRate: Int, now: MonoTime) {

@@ -13,6 +13,17 @@ struct LayerSelectorTests {
          LayerCandidate(index: 2, bitrate: 2_500_000, width: 1280, height: 720, live: live[2])]
     }
 
+    /// A REMB viewer started on f whose REMB of `remb` at t0 took it down to h (no way up
+    /// before t0 + 10 s).
+    func limitedByREMB(_ remb: Int) -> (LayerSelector, ViewerBandwidthEstimator) {
+        var selector = LayerSelector()
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        estimator.handle(rembBitrate: remb, sentPayloadRate: 2_500_000, now: t0)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        return (selector, estimator)
+    }
+
     @Test("a new viewer starts on the biggest layer within its start estimate and, once it has feedback, probes up in steps")
     func startsWithinStartEstimate() throws {
         var selector = LayerSelector()
@@ -82,11 +93,7 @@ struct LayerSelectorTests {
 
     @Test("a probe that meets congestion fails, stays down and waits longer each time")
     func failedProbesBackOff() throws {
-        var selector = LayerSelector()
-        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
-        estimator.handle(rembBitrate: 850_000, sentPayloadRate: 2_500_000, now: t0)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        var (selector, estimator) = limitedByREMB(850_000)
         var now = t0 + .seconds(10)
         var starts: [MonoTime] = []
         var remb = 850_000
@@ -116,11 +123,7 @@ struct LayerSelectorTests {
 
     @Test("after a failed probe the next climb starts again from the rate sent, not from the last probe that passed")
     func climbRestartsAfterFailure() throws {
-        var selector = LayerSelector()
-        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
-        estimator.handle(rembBitrate: 850_000, sentPayloadRate: 2_500_000, now: t0)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        var (selector, estimator) = limitedByREMB(850_000)
         var now = t0 + .seconds(10)
         var rates: [Int] = []
         while rates.count < 3 && now < t0 + .seconds(20) {
@@ -137,6 +140,31 @@ struct LayerSelectorTests {
         // 1.5 × 650k passes; 1.5 × that fails; then 1.5 × 650k again.
         #expect(rates == [975_000, 1_462_500, 975_000], "\(rates)")
         #expect(selector.target == 1)
+    }
+
+    @Test("a REMB viewer's overuse reaction during a probe (a jump to 0.85 × what arrived, above its last REMB) fails the probe")
+    func rembMeasurement() throws {
+        var (selector, estimator) = limitedByREMB(600_000)
+        var now = t0 + .seconds(10)
+        while selector.probe.active == nil && now < t0 + .seconds(12) {
+            now = now + .milliseconds(100)
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, sendingRate: 700_000, now: now)
+        }
+        let probe = try #require(selector.probe.active)
+        #expect(probe.rate == 1_050_000)
+        // The link carries 800 kbit/s: the viewer's REMB after overuse is 0.85 × 800k, above its last.
+        estimator.handle(rembBitrate: 680_000, sentPayloadRate: 700_000, now: now + .milliseconds(400))
+        #expect(estimator.rembThroughput?.rate == 800_000)
+        while selector.probe.active != nil && now < t0 + .seconds(14) {
+            now = now + .milliseconds(100)
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, sendingRate: 700_000, now: now)
+        }
+        #expect(selector.probe.failed == 1 && selector.probe.succeeded == 0)
+        // A slow rise (the receiver's increase) is no measurement.
+        var rising = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
+        rising.handle(rembBitrate: 650_000, sentPayloadRate: 700_000, now: t0)
+        rising.handle(rembBitrate: 700_000, sentPayloadRate: 700_000, now: t0 + .milliseconds(500))
+        #expect(rising.rembThroughput == nil)
     }
 
     @Test("below half the smallest layer video pauses; the smallest comes back after a probe")

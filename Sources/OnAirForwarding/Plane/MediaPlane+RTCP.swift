@@ -96,8 +96,8 @@ extension MediaPlane {
         }
     }
 
-    /// Loss the viewer reports about its video (RFC 3550 §6.4.1 fraction lost): for its estimate.
-    /// The viewer's loss on its own link: what the publisher's uplink lost is left out
+    /// Loss the viewer reports about its video (RFC 3550 §6.4.1 fraction lost), for its
+    /// estimate: only its own link's, what the publisher's uplink lost is left out
     /// (``UpstreamLossDiscount``).
     private func updateLoss(_ viewer: ViewerSession, blocks: [ReportBlock], now: MonoTime) {
         for block in blocks where block.ssrc == viewer.video?.ssrc {
