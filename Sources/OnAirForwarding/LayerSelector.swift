@@ -136,9 +136,12 @@ public struct LayerSelector: Sendable {
         }
         if canProbe, estimator.lastFeedback != nil, probe.mayStart(now: now) {
             let step = limited ? settings.probeStepWhenLimited : settings.probeStep
-            let known = Double(max(sendingRate, provenRate, 100_000))
+            // What is sent is measured about once a second: just after a switch, the current
+            // layer's bitrate says it better.
+            let known = max(Double(max(sendingRate, provenRate, 100_000)), current < ladder.count ? needs(ladder[current]) : 0)
             probe.start(rate: Int(min(needs(up) * settings.probeHeadroom, known * step)),
-                        measuresDelivery: estimator.feedback == .transportCC, now: now)
+                        measuresDelivery: estimator.feedback == .transportCC,
+                        measuresQueue: estimator.feedback != .transportCC, now: now)
         }
         return target
     }

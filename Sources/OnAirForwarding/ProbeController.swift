@@ -8,7 +8,10 @@ import OnAirWire
 /// when the viewer's feedback shows that the link did not deliver the probe's rate
 /// (transport-cc acknowledgements, a REMB after overuse): a queue a few hundred milliseconds
 /// deep swallows a short probe above the link's rate without a loss or, at first, a delay
-/// the viewer acts on. Each failure doubles
+/// the viewer acts on. Where the viewer reports neither (REMB, receiver reports alone), the
+/// relay sends it a sender report as the padding stops and reads the queue the probe built
+/// from the round trip of that report (RFC 3550 §6.4.1: arrival − LSR − DLSR, less the least
+/// round trip seen): a queue means the probe's rate did not get through. Each failure doubles
 /// the wait before the next one, up to a ceiling, so a thin link is not hit every second; a
 /// success below the rate that failed does not reset that wait.
 public struct ProbeController: Sendable {
@@ -26,10 +29,19 @@ public struct ProbeController: Sendable {
         /// Where delivery is measured: the probe fails unless the rate that arrived reached
         /// this share of the probe's rate (what arrived counts packet headers too).
         public var deliveredShare = 0.85
+        /// Where the queue is measured: the probe fails when its sender report's round trip
+        /// exceeds the least one by more than this (plus a quarter of the least: jitter grows
+        /// with distance). A probe at 1.1 × the link's rate for 700 ms queues 70 ms.
+        public var queueLimit: Duration = .milliseconds(40)
+        /// How long a verdict waits for the report that measures the queue (aiortc reports
+        /// every 0.5-1.5 s); without one, the probe is judged on the other signals.
+        public var queueWait: Duration = .seconds(2)
         public init() {}
     }
 
     public enum Outcome: Sendable, Equatable { case succeeded(rate: Int), failed }
+    /// Why the last probe failed (for the relay's log).
+    public enum Failure: String, Sendable { case congestion, loss, undelivered, queue }
 
     public let settings: Settings
     public private(set) var active: (rate: Int, start: MonoTime)?
@@ -41,8 +53,18 @@ public struct ProbeController: Sendable {
     private var deliveredDuringProbe: Int?
     /// The viewer measured less than the probe's rate arriving (``observeMeasured(_:at:)``).
     private var undelivered = false
+    /// Whether this probe's queue is measured, when its sender report went out, and the
+    /// queueing delay measured from it.
+    private var measuresQueue = false
+    private var queueMarker: MonoTime?
+    private var queueDelay: Duration?
+    /// The least round trip seen: the path with no queue.
+    public private(set) var leastRoundTrip: Duration?
     /// The rate of the last probe that failed, until one at that rate or above succeeds.
     public private(set) var failedRate: Int?
+    public private(set) var lastFailure: Failure?
+    /// The queueing delay the last probe whose queue was measured showed.
+    public private(set) var lastQueueDelay: Duration?
     public private(set) var succeeded: UInt64 = 0
     public private(set) var failed: UInt64 = 0
 
@@ -55,15 +77,40 @@ public struct ProbeController: Sendable {
 
     /// Starts a probe towards `rate` bits/s in total (media and padding).
     ///
-    /// - Parameter measuresDelivery: the viewer's feedback shows the rate that arrives
-    ///   (transport-cc), reported with ``observeDelivered(_:)``.
-    public mutating func start(rate: Int, measuresDelivery: Bool = false, now: MonoTime) {
+    /// - Parameters:
+    ///   - measuresDelivery: the viewer's feedback shows the rate that arrives (transport-cc),
+    ///     reported with ``observeDelivered(_:)``.
+    ///   - measuresQueue: the queue is read from a sender report's round trip
+    ///     (``wantsQueueMarker(now:)``, ``observeRoundTrip(_:reportSentAt:)``).
+    public mutating func start(rate: Int, measuresDelivery: Bool = false, measuresQueue: Bool = false, now: MonoTime) {
+        finish(now: now)
         active = (rate, now)
-        sentDuringProbe = 0
-        nackedDuringProbe = 0
         deliveredDuringProbe = measuresDelivery ? 0 : nil
-        undelivered = false
+        self.measuresQueue = measuresQueue
     }
+
+    /// Whether the sender report that measures this probe's queue is due: the padding has
+    /// just stopped, so the queue is at its deepest.
+    public func wantsQueueMarker(now: MonoTime) -> Bool {
+        guard let active, measuresQueue, queueMarker == nil else { return false }
+        return now - active.start >= settings.duration
+    }
+
+    public mutating func queueMarkerSent(at time: MonoTime) {
+        if active != nil { queueMarker = time }
+    }
+
+    /// A round trip measured from a receiver report about our sender report sent at `sentAt`.
+    public mutating func observeRoundTrip(_ roundTrip: Duration, reportSentAt sentAt: MonoTime) {
+        // The first round trip seen cannot tell a queue from the path.
+        let before = leastRoundTrip
+        leastRoundTrip = min(before ?? roundTrip, roundTrip)
+        guard active != nil, let queueMarker, sentAt >= queueMarker, let least = leastRoundTrip, before != nil else { return }
+        queueDelay = max(queueDelay ?? .zero, roundTrip - least)
+    }
+
+    /// The queueing delay beyond which a probe did not get through.
+    private var queueLimit: Duration { settings.queueLimit + (leastRoundTrip ?? .zero) / 4 }
 
     /// A rate the viewer measured arriving at `time` (its REMB after overuse): below the
     /// probe's rate, during the probe or its grace, the probe fails.
@@ -99,9 +146,14 @@ public struct ProbeController: Sendable {
     public mutating func poll(now: MonoTime, lastCongestion: MonoTime?) -> Outcome? {
         guard let active else { return nil }
         let lossy = Double(nackedDuringProbe) > max(2, settings.lossLimit * Double(sentDuringProbe))
-        if lossy || undelivered || (lastCongestion.map { $0 >= active.start } ?? false) { return fail(now: now) }
+        let queued = queueDelay.map { $0 > queueLimit } ?? false
+        if lossy { return fail(.loss, now: now) }
+        if undelivered { return fail(.undelivered, now: now) }
+        if queued { return fail(.queue, now: now) }
+        if lastCongestion.map({ $0 >= active.start }) ?? false { return fail(.congestion, now: now) }
         guard now - active.start >= settings.duration + settings.grace else { return nil }
-        if let delivered = deliveredDuringProbe, fallsShort(delivered, of: active.rate) { return fail(now: now) }
+        if let delivered = deliveredDuringProbe, fallsShort(delivered, of: active.rate) { return fail(.undelivered, now: now) }
+        if queueDelay == nil, let queueMarker, now - queueMarker < settings.queueWait { return nil }
         finish(now: now)
         succeeded += 1
         // Below the rate that failed, this only confirms what was known: the climb goes on,
@@ -114,8 +166,9 @@ public struct ProbeController: Sendable {
         return .succeeded(rate: active.rate)
     }
 
-    private mutating func fail(now: MonoTime) -> Outcome {
+    private mutating func fail(_ cause: Failure, now: MonoTime) -> Outcome {
         failedRate = active?.rate
+        lastFailure = cause
         finish(now: now)
         failed += 1
         nextAttempt = now + backoff
@@ -129,10 +182,14 @@ public struct ProbeController: Sendable {
     }
 
     private mutating func finish(now: MonoTime) {
+        if measuresQueue { lastQueueDelay = queueDelay }
         active = nil
         sentDuringProbe = 0
         nackedDuringProbe = 0
         deliveredDuringProbe = nil
         undelivered = false
+        measuresQueue = false
+        queueMarker = nil
+        queueDelay = nil
     }
 }

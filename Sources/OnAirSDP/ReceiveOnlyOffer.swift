@@ -5,6 +5,7 @@
 public struct ReceiveOnlyOffer: Sendable {
     public static let opusPayloadType: UInt8 = 111
     public static let h264PayloadType: UInt8 = 96
+    public static let rtxPayloadType: UInt8 = 97
     /// The transport-wide sequence number extension's id when offered (Chromium's).
     public static let transportCCExtensionID: UInt8 = 3
 
@@ -17,15 +18,18 @@ public struct ReceiveOnlyOffer: Sendable {
     /// Offers transport-cc (draft-holmer-rmcat-transport-wide-cc-extensions-01) on the video,
     /// so that the answerer estimates the downlink from the offerer's feedback.
     public var transportCC: Bool
+    /// Offers RTX (RFC 4588) for the H.264: the answerer may then send padding-only probes.
+    public var rtx: Bool
 
     public init(ufrag: String, password: String, fingerprint: String, candidate: (host: String, port: UInt16),
-                sessionID: UInt64, transportCC: Bool = false) {
+                sessionID: UInt64, transportCC: Bool = false, rtx: Bool = false) {
         self.ufrag = ufrag
         self.password = password
         self.fingerprint = fingerprint
         self.candidate = candidate
         self.sessionID = sessionID
         self.transportCC = transportCC
+        self.rtx = rtx
     }
 
     public var sdp: String {
@@ -47,13 +51,17 @@ public struct ReceiveOnlyOffer: Sendable {
             "a=rtpmap:\(Self.opusPayloadType) opus/48000/2",
             "a=fmtp:\(Self.opusPayloadType) minptime=10;useinbandfec=1",
         ]
-        lines += ["m=video 9 UDP/TLS/RTP/SAVPF \(Self.h264PayloadType)"] + transport + [
+        let videoTypes = rtx ? "\(Self.h264PayloadType) \(Self.rtxPayloadType)" : "\(Self.h264PayloadType)"
+        lines += ["m=video 9 UDP/TLS/RTP/SAVPF \(videoTypes)"] + transport + [
             "a=mid:1", "a=recvonly", "a=rtcp-mux", "a=rtcp-rsize",
             "a=rtpmap:\(Self.h264PayloadType) H264/90000",
             "a=rtcp-fb:\(Self.h264PayloadType) nack",
             "a=rtcp-fb:\(Self.h264PayloadType) nack pli",
             "a=fmtp:\(Self.h264PayloadType) level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
         ]
+        if rtx {
+            lines += ["a=rtpmap:\(Self.rtxPayloadType) rtx/90000", "a=fmtp:\(Self.rtxPayloadType) apt=\(Self.h264PayloadType)"]
+        }
         if transportCC {
             lines += ["a=rtcp-fb:\(Self.h264PayloadType) transport-cc",
                       "a=extmap:\(Self.transportCCExtensionID) \(RTPHeaderExtensionURI.transportWideCC)"]

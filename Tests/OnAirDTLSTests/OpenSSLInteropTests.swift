@@ -210,6 +210,6 @@ struct OpenSSLInteropTests {
         #expect(LoopbackLink.keys(in: events) == nil)
         let reason = try #require(LoopbackLink.failure(in: events))
         #expect(reason.contains("fingerprint mismatch") && reason.contains(cli.fingerprint.sdpValue))
-        #expect(await server.waitFor("bad certificate", seconds: 3), "\(server.output)")
+        #expect(await server.waitFor("bad certificate", seconds: 10), "\(server.output)")
     }
 }

@@ -65,4 +65,40 @@ struct ProbeControllerTests {
         #expect(outcome == .succeeded(rate: 1_500_000))
         #expect(probe.failedRate == nil && probe.mayStart(now: now + .milliseconds(200)))
     }
+
+    @Test("a probe whose queue is measured fails on the round trip of the report sent as its padding stopped")
+    func queueJudged() {
+        func probing() -> ProbeController {
+            var probe = ProbeController()
+            probe.observeRoundTrip(.milliseconds(2), reportSentAt: .seconds(95))   // the empty path
+            probe.start(rate: 1_500_000, measuresQueue: true, now: t0)
+            #expect(!probe.wantsQueueMarker(now: t0 + .milliseconds(690)))
+            #expect(probe.wantsQueueMarker(now: t0 + .milliseconds(700)))
+            probe.queueMarkerSent(at: t0 + .milliseconds(700))
+            #expect(!probe.wantsQueueMarker(now: t0 + .milliseconds(720)))
+            return probe
+        }
+        // A 1.5 Mbit/s probe into a 1 Mbit/s link with a 300 ms queue: no loss, but the
+        // report sent as the padding stopped comes back 300 ms late.
+        var buffered = probing()
+        #expect(buffered.poll(now: t0 + .milliseconds(1_100), lastCongestion: nil) == nil)
+        buffered.observeRoundTrip(.milliseconds(302), reportSentAt: t0 + .milliseconds(700))
+        #expect(buffered.poll(now: t0 + .milliseconds(1_600), lastCongestion: nil) == .failed)
+        // The link carried it: the verdict waits for the report, then passes.
+        var open = probing()
+        #expect(open.poll(now: t0 + .milliseconds(1_100), lastCongestion: nil) == nil)
+        // A report about an earlier SR says nothing about this probe.
+        open.observeRoundTrip(.milliseconds(302), reportSentAt: t0 + .milliseconds(100))
+        #expect(open.poll(now: t0 + .milliseconds(1_500), lastCongestion: nil) == nil)
+        open.observeRoundTrip(.milliseconds(20), reportSentAt: t0 + .milliseconds(700))
+        #expect(open.poll(now: t0 + .milliseconds(1_600), lastCongestion: nil) == .succeeded(rate: 1_500_000))
+        // No report comes: judged on the other signals once the wait is over.
+        var silent = probing()
+        #expect(silent.poll(now: t0 + .milliseconds(2_600), lastCongestion: nil) == nil)
+        #expect(silent.poll(now: t0 + .milliseconds(2_700), lastCongestion: nil) == .succeeded(rate: 1_500_000))
+        // A probe whose queue is not measured wants no report.
+        var unmeasured = ProbeController()
+        unmeasured.start(rate: 1_500_000, now: t0)
+        #expect(!unmeasured.wantsQueueMarker(now: t0 + .milliseconds(700)))
+    }
 }

@@ -143,14 +143,14 @@ package final class PlaneHarness {
     }
 
     /// Watches over WHEP and waits until DTLS is done.
-    package func watch(transportCC: Bool = false, maximumHeight: Int? = nil) throws -> TestViewer {
+    package func watch(transportCC: Bool = false, rtx: Bool = false, maximumHeight: Int? = nil) throws -> TestViewer {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "viewer", validity: .seconds(3_600))
         let credentials = ClientPeerSessionParameters.generateCredentials()
         let address = newAddress()
         let offer = ReceiveOnlyOffer(ufrag: credentials.ufrag, password: credentials.password,
                                      fingerprint: "sha-256 " + Hex.encode(certificate.fingerprintSHA256, separator: ":", uppercase: true),
                                      candidate: (address.host, address.port), sessionID: SecureRandom.uint64() >> 2,
-                                     transportCC: transportCC)
+                                     transportCC: transportCC, rtx: rtx)
         let created = try plane.createSession(kind: .viewer, room: room, offer: offer.sdp, maximumHeight: maximumHeight, now: now)
         let answer = try SessionDescription.parse(created.answerSDP)
         let parameters = try ClientPeerSessionParameters(answer: answer, localUfrag: credentials.ufrag,

@@ -81,7 +81,9 @@ extension MediaPlane {
         let probe = viewer.selector.probe
         let event = previousTarget != viewer.selector.target ? "switch \(name(previousTarget)) -> \(name(viewer.selector.target))"
             : probe.active.map { "probe at \($0.rate / 1000) kbit/s" }
-            ?? "probe at \((probing ?? 0) / 1000) kbit/s ended (ok \(probe.succeeded), failed \(probe.failed))"
+            ?? "probe at \((probing ?? 0) / 1000) kbit/s ended (ok \(probe.succeeded), failed \(probe.failed)"
+            + (probe.lastFailure.map { ", last failure: \($0)" } ?? "")
+            + (probe.lastQueueDelay.map { ", queue \(Int($0.seconds * 1000)) ms" } ?? "") + ")"
         logger.debug("layer selection", metadata: [
             "session": "\(viewer.id)", "event": "\(event)", "estimate_kbps": "\(viewer.estimator.estimate / 1000)",
             "reason": "\(viewer.estimator.lastChangeReason)", "sending_kbps": "\(viewer.videoPayloadRate / 1000)",
@@ -93,6 +95,7 @@ extension MediaPlane {
     package func sendProbePadding(_ room: Room, now: MonoTime, interval: Duration) {
         guard let publisher = room.publisher else { return }
         for viewer in room.viewers {
+            if viewer.selector.probe.wantsQueueMarker(now: now) { sendQueueMarker(to: viewer, publisher: publisher, now: now) }
             guard let rate = viewer.selector.probe.paddingTarget(now: now), let rtx = viewer.rtx, let video = viewer.video,
                   let destination = viewer.destination, viewer.peer.canSendMedia else { continue }
             let media = (video.current.map { publisher.videoLayers[$0].smoothedBitrate } ?? 0) + publisher.audioBitrate

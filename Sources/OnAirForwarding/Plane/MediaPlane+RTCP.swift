@@ -76,23 +76,44 @@ extension MediaPlane {
                 }
             }
             guard let track = mapped else { continue }
-            let translated = SenderReport(
-                ssrc: track.ssrc, ntpTime: report.ntpTime, rtpTimestamp: track.timestamp,
-                packetCount: isVideo ? viewer.videoPackets : viewer.audioPackets,
-                octetCount: isVideo ? viewer.videoOctets : viewer.audioOctets)
-            viewer.lastSenderReport[track.ssrc] = (report.ntpTime.compact, now)
-            sendRTCP([.senderReport(translated), .sourceDescription(SourceDescription(ssrc: track.ssrc, cname: viewer.cname))],
-                     to: viewer)
+            sendSenderReport(SenderReport(ssrc: track.ssrc, ntpTime: report.ntpTime, rtpTimestamp: track.timestamp,
+                                          packetCount: isVideo ? viewer.videoPackets : viewer.audioPackets,
+                                          octetCount: isVideo ? viewer.videoOctets : viewer.audioOctets),
+                             to: viewer, now: now)
         }
+    }
+
+    /// A probe's padding has stopped (``ProbeController/wantsQueueMarker(now:)``): a sender
+    /// report on the viewer's video now, the publisher's latest for its layer carried forward
+    /// to this instant, so that its round trip shows the queue the probe left.
+    package func sendQueueMarker(to viewer: ViewerSession, publisher: PublisherSession, now: MonoTime) {
+        guard let video = viewer.video, let layer = video.current,
+              let latest = publisher.senderReports[publisher.videoLayers[layer].ssrc] else { return }
+        let elapsed = max(0, (now - latest.arrivedAt).seconds)
+        let ticks = UInt32(truncatingIfNeeded: Int64(elapsed * Double(publisher.videoClockRate)))
+        guard let timestamp = video.viewerTimestamp(layer: layer, publisherTimestamp: latest.report.rtpTimestamp &+ ticks)
+        else { return }
+        let ntpTime = NTPTime(rawValue: latest.report.ntpTime.rawValue &+ UInt64(elapsed * 4_294_967_296))
+        sendSenderReport(SenderReport(ssrc: video.ssrc, ntpTime: ntpTime, rtpTimestamp: timestamp,
+                                      packetCount: viewer.videoPackets, octetCount: viewer.videoOctets),
+                         to: viewer, now: now)
+        viewer.selector.probe.queueMarkerSent(at: now)
+    }
+
+    private func sendSenderReport(_ report: SenderReport, to viewer: ViewerSession, now: MonoTime) {
+        viewer.sentSenderReports[report.ssrc, default: SentSenderReports()].record(compact: report.ntpTime.compact, sentAt: now)
+        sendRTCP([.senderReport(report), .sourceDescription(SourceDescription(ssrc: report.ssrc, cname: viewer.cname))],
+                 to: viewer)
     }
 
     /// RFC 3550 §6.4.1: RTT = arrival − LSR − DLSR, measured against when we sent that SR.
     private func updateRoundTrip(_ viewer: ViewerSession, blocks: [ReportBlock], now: MonoTime) {
         for block in blocks where block.lastSenderReport != 0 {
-            guard let sent = viewer.lastSenderReport[block.ssrc], sent.compact == block.lastSenderReport else { continue }
-            let delay = NTPTime.duration(compact: block.delaySinceLastSenderReport)
-            let rtt = (now - sent.sentAt - delay).seconds
-            if rtt >= 0 { viewer.roundTripTime = rtt }
+            guard let sentAt = viewer.sentSenderReports[block.ssrc]?.sentAt(compact: block.lastSenderReport) else { continue }
+            let roundTrip = now - sentAt - NTPTime.duration(compact: block.delaySinceLastSenderReport)
+            guard roundTrip >= .zero else { continue }
+            viewer.roundTripTime = roundTrip.seconds
+            viewer.selector.probe.observeRoundTrip(roundTrip, reportSentAt: sentAt)
         }
     }
 

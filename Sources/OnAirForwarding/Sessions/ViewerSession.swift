@@ -42,8 +42,8 @@ package final class ViewerSession: MediaSession {
     private var sampledPayloadBytes: UInt64 = 0
     private var sampledAt: MonoTime?
     package private(set) var videoPayloadRate = 0
-    /// The compact NTP time of our last SR per SSRC, to turn report blocks into RTT.
-    package var lastSenderReport: [UInt32: (compact: UInt32, sentAt: MonoTime)] = [:]
+    /// Our last SRs per SSRC, to turn report blocks into RTT.
+    package var sentSenderReports: [UInt32: SentSenderReports] = [:]
     package let cname: String
 
     package init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,

@@ -130,6 +130,77 @@ struct MediaPlaneInProcessTests {
         #expect(Self.contiguous(clean.videoHeaders.map(\.sequence)))
     }
 
+    /// Takes `viewer` (receiver reports only, RTX) down a layer with reports of half its video
+    /// lost, then gives it a clean link on which only probe padding queues: each SR on its
+    /// video is answered at once, or `queue` late if padding arrived within the last 100 ms.
+    /// Returns when it went back up, else after 15 s, with when each padding burst ended and
+    /// when each SR arrived.
+    func probeUp(_ harness: PlaneHarness, _ viewer: TestViewer, queue: Duration) throws
+        -> (paddingEnds: [MonoTime], reports: [MonoTime]) {
+        var reported = harness.now
+        try harness.runUntil(timeout: .seconds(3)) {
+            if let last = viewer.video.last, harness.now - reported >= .milliseconds(200) {
+                reported = harness.now
+                viewer.peer.sendRTCP([.receiverReport(ReceiverReport(ssrc: 7, reportBlocks: [
+                    ReportBlock(ssrc: last.ssrc, fractionLost: 128, extendedHighestSequenceNumber: UInt32(last.sequence)),
+                ]))])
+            }
+            return (harness.snapshot(of: viewer)?.switchesDown ?? 0) > 0
+        }
+        var seenRTP = viewer.peer.rtp.count, seenRTCP = viewer.peer.rtcp.count
+        var lastPadding: MonoTime?
+        var paddingEnds: [MonoTime] = [], reports: [MonoTime] = []
+        var answers: [(due: MonoTime, block: ReportBlock)] = []
+        let start = harness.now
+        while harness.now - start < .seconds(15), harness.snapshot(of: viewer)?.switchesUp == 0 {
+            harness.run(for: .milliseconds(5))
+            let padded = viewer.peer.rtp[seenRTP...].contains { packet in
+                (try? RTPHeader(parsing: packet)).map { $0.payloadType != viewer.videoPayloadType && $0.payloadRange.isEmpty } ?? false
+            }
+            seenRTP = viewer.peer.rtp.count
+            if padded { lastPadding = harness.now }
+            if let last = lastPadding, harness.now - last == .milliseconds(25) { paddingEnds.append(last) }
+            guard let video = viewer.video.last else { continue }
+            for case .senderReport(let report) in viewer.peer.rtcp[seenRTCP...] where report.ssrc == video.ssrc {
+                reports.append(harness.now)
+                let queued = lastPadding.map { harness.now - $0 < .milliseconds(100) } ?? false
+                answers.append((harness.now + (queued ? queue : .zero),
+                                ReportBlock(ssrc: video.ssrc, extendedHighestSequenceNumber: UInt32(video.sequence),
+                                            lastSenderReport: report.ntpTime.compact)))
+            }
+            seenRTCP = viewer.peer.rtcp.count
+            for answer in answers where answer.due <= harness.now {
+                viewer.peer.sendRTCP([.receiverReport(ReceiverReport(ssrc: 7, reportBlocks: [answer.block]))])
+            }
+            answers.removeAll { $0.due <= harness.now }
+        }
+        return (paddingEnds, reports)
+    }
+
+    @Test("a probe to a viewer without transport-cc or REMB: an SR as its padding stops; answered late (a queue) the probe fails, at once it passes")
+    func probeQueueMeasured() throws {
+        let harness = try PlaneHarness()
+        _ = try LiveStream(harness)
+        harness.run(for: .seconds(1))
+        let queued = try harness.watch(rtx: true)
+        try harness.runUntil(timeout: .seconds(2)) { queued.frames.last?.layer == 0 }
+        let (paddingEnds, reports) = try probeUp(harness, queued, queue: .milliseconds(300))
+        let view = try #require(harness.snapshot(of: queued))
+        #expect(view.switchesUp == 0 && view.probesFailed >= 1 && view.probesSucceeded == 0,
+                "up \(view.switchesUp), probes ok \(view.probesSucceeded) failed \(view.probesFailed)")
+        // Each burst's report goes out as the padding stops.
+        #expect(!paddingEnds.isEmpty)
+        for end in paddingEnds {
+            #expect(reports.contains { $0 >= end && $0 - end <= .milliseconds(40) }, "no SR within 40 ms of the padding's end")
+        }
+
+        let clear = try harness.watch(rtx: true)
+        try harness.runUntil(timeout: .seconds(2)) { clear.frames.last?.layer == 0 }
+        _ = try probeUp(harness, clear, queue: .zero)
+        let clearView = try #require(harness.snapshot(of: clear))
+        #expect(clearView.switchesUp == 1 && clearView.probesSucceeded >= 1, "\(clearView)")
+    }
+
     @Test("upstream loss past repair: each viewer of the layer gets padding in place of every lost packet, its own back to back")
     func lossAnnounced() throws {
         let harness = try PlaneHarness()
