@@ -31,6 +31,10 @@ public struct LayerSelector: Sendable {
         public var holdAfterDown: Duration = .seconds(10)
         /// How long a successful probe justifies a switch up.
         public var probeValidity: Duration = .seconds(2)
+        /// No probe this soon after a switch up: the new layer's keyframe and its first
+        /// seconds at full rate are a probe of their own, and padding on top of them overran a
+        /// 600 kbit/s link that the layer alone just fitted.
+        public var settleAfterUp: Duration = .seconds(3)
         public var probe = ProbeController.Settings()
         public init() {}
     }
@@ -40,6 +44,8 @@ public struct LayerSelector: Sendable {
     public private(set) var target: Int?
     private var chosen = false
     private var holdUntil = MonoTime.zero
+    /// No probe before this (``Settings/settleAfterUp``).
+    private var settledAt = MonoTime.zero
     /// The last probe that got through, and when.
     private var probed: (rate: Int, at: MonoTime)?
     /// The highest rate a probe showed the link carries, since the last switch down.
@@ -132,9 +138,10 @@ public struct LayerSelector: Sendable {
             target = up.index
             upSwitches += 1
             probed = nil
+            settledAt = now + settings.settleAfterUp
             return target
         }
-        if canProbe, estimator.lastFeedback != nil, probe.mayStart(now: now) {
+        if canProbe, estimator.lastFeedback != nil, now >= settledAt, probe.mayStart(now: now) {
             let step = limited ? settings.probeStepWhenLimited : settings.probeStep
             // What is sent is measured about once a second: just after a switch, the current
             // layer's bitrate says it better.

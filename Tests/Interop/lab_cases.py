@@ -854,7 +854,7 @@ class ChromiumPublisher:
 PUBLISHERS = {"broadcast": BroadcastPublisher, "chromium": ChromiumPublisher}
 
 
-CHROMIUM_TOP_KBIT = 2000  # Chromium's f at full rate (the noise file: ~2.5 Mbit/s), well above the relay's 1.5 Mbit/s start estimate
+CHROMIUM_TOP_KBIT = 2000  # Chromium's f at full rate (the noise file: ~2.5 Mbit/s), well above the relay's 1 Mbit/s start estimate
 
 
 def chromium_layers_up(layers: list[dict]) -> bool:

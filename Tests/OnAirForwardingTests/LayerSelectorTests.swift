@@ -59,6 +59,28 @@ struct LayerSelectorTests {
         #expect(other.update(layers: layers(), audioBitrate: 50_000, estimator: &thin, canProbe: true, now: t0) == 1)
     }
 
+    @Test("no probe within 3 s of a switch up: the new layer's first seconds are left alone")
+    func settlesAfterUp() throws {
+        var selector = LayerSelector()
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 300_000)
+        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == 0)
+        estimator.handle(rembBitrate: 400_000, sentPayloadRate: 200_000, now: t0)
+        var now = t0
+        var switchedUp: MonoTime?
+        var probeStarts: [MonoTime] = []
+        while now < t0 + .seconds(10) {
+            now = now + .milliseconds(100)
+            let (before, target) = (selector.probe.active, selector.target)
+            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, sendingRate: 200_000,
+                            now: now)
+            if target == 0 && selector.target == 1 { switchedUp = now }
+            if before == nil, let active = selector.probe.active { probeStarts.append(active.start) }
+        }
+        let up = try #require(switchedUp, "never went up to h")
+        let next = try #require(probeStarts.first { $0 > up }, "no probe towards f after the switch to h")
+        #expect(next - up >= .seconds(3) && next - up < .seconds(3.2), "probed \(next - up) after the switch up")
+    }
+
     @Test("down at once on a lower estimate; no probe and no way up for 10 s; then probe, then up")
     func downHoldProbeUp() throws {
         var selector = LayerSelector()

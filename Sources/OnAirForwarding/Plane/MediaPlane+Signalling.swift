@@ -94,11 +94,12 @@ extension MediaPlane {
     }
 
     /// What a new viewer's link is assumed to carry until its feedback says otherwise
-    /// (libwebrtc starts its estimate lower still): it starts on the biggest layer within this,
-    /// and a probe takes it higher within its first seconds. Starting on a 2.5 Mbit/s top
-    /// layer overran a 1 Mbit/s link for a second, and the holes that left held aiortc's
+    /// (libwebrtc starts its estimate lower still; mediasoup at 600 kbit/s): it starts on the
+    /// biggest layer within this, and probes take it higher within its first seconds. A top
+    /// layer that fits a higher start (a simulcast publisher's f while it ramps up) overruns
+    /// a thin link as soon as it reaches full rate, and the holes that leaves hold aiortc's
     /// jitter buffer up for many seconds.
-    package static let viewerStartBitrate = 1_500_000
+    package static let viewerStartBitrate = 1_000_000
 
     /// Caps a viewer's layer (`nil`: automatic) and re-decides its layer at once.
     package func setLayerCap(id: String, room: String, maximumHeight: Int?, now: MonoTime) throws(EngineError) {
