@@ -15,8 +15,7 @@ The viewer side (broadcast --simulcast, clean uplink; test_viewer_case):
   downlink-1mbit    v1 behind tbf 1 Mbit/s: from 4 s in >= 27 fps, no freeze over 500 ms,
                     mostly 360-line frames until the limit is lifted at 20 s; a 720-line
                     frame within 15 s of the lift (time to restore printed)
-  downlink-loss5    v1 with 5 % random downlink loss: >= 28 fps, no freeze over 300 ms (bench
-                    only, tools/bench/lab/lab_bench.py, until it holds every run)
+  downlink-loss5    v1 with 5 % random downlink loss: >= 28 fps, no freeze over 300 ms
   two-viewers-600k  v1 behind tbf 600 kbit/s (figures only), v2 clean: 720 lines throughout,
                     >= 29 fps, no freeze over 300 ms
 
