@@ -145,7 +145,8 @@ public struct LayerSelector: Sendable {
             let step = limited ? settings.probeStepWhenLimited : settings.probeStep
             // What is sent is measured about once a second: just after a switch, the current
             // layer's bitrate says it better.
-            let known = max(Double(max(sendingRate, provenRate, 100_000)), current < ladder.count ? needs(ladder[current]) : 0)
+            let currentNeeds = current < ladder.count ? needs(ladder[current]) : 0
+            let known = max(Double(sendingRate), Double(provenRate), 100_000, currentNeeds)
             probe.start(rate: Int(min(needs(up) * settings.probeHeadroom, known * step)),
                         measuresDelivery: estimator.feedback == .transportCC,
                         measuresQueue: estimator.feedback != .transportCC, now: now)

@@ -102,11 +102,11 @@ public struct ProbeController: Sendable {
 
     /// A round trip measured from a receiver report about our sender report sent at `sentAt`.
     public mutating func observeRoundTrip(_ roundTrip: Duration, reportSentAt sentAt: MonoTime) {
-        // The first round trip seen cannot tell a queue from the path.
         let before = leastRoundTrip
         leastRoundTrip = min(before ?? roundTrip, roundTrip)
-        guard active != nil, let queueMarker, sentAt >= queueMarker, let least = leastRoundTrip, before != nil else { return }
-        queueDelay = max(queueDelay ?? .zero, roundTrip - least)
+        // The first round trip seen cannot tell a queue from the path.
+        guard let before, active != nil, let queueMarker, sentAt >= queueMarker else { return }
+        queueDelay = max(queueDelay ?? .zero, roundTrip - min(before, roundTrip))
     }
 
     /// The queueing delay beyond which a probe did not get through.

@@ -73,6 +73,17 @@ package final class TestViewer {
     /// Video packets that carry a frame of the publisher's.
     package var frames: [VideoPacket] { video.filter { $0.frame != nil } }
 
+    /// Sends a receiver report about its video (RFC 3550 §6.4.2) up to the last packet it got:
+    /// `fractionLost` in the field's fixed point (128: half), `lastSenderReport` the compact
+    /// NTP time of the SR it answers (0: none), received just now.
+    package func reportVideo(fractionLost: UInt8 = 0, lastSenderReport: UInt32 = 0) {
+        guard let last = video.last else { return }
+        peer.sendRTCP([.receiverReport(ReceiverReport(ssrc: 7, reportBlocks: [
+            ReportBlock(ssrc: last.ssrc, fractionLost: fractionLost, extendedHighestSequenceNumber: UInt32(last.sequence),
+                        lastSenderReport: lastSenderReport),
+        ]))])
+    }
+
     /// Audio packets received.
     package var audioPackets: Int {
         peer.rtp.count { (try? RTPHeader(parsing: $0))?.payloadType != videoPayloadType }

@@ -89,11 +89,11 @@ extension MediaPlane {
     package func sendQueueMarker(to viewer: ViewerSession, publisher: PublisherSession, now: MonoTime) {
         guard let video = viewer.video, let layer = video.current,
               let latest = publisher.senderReports[publisher.videoLayers[layer].ssrc] else { return }
-        let elapsed = max(0, (now - latest.arrivedAt).seconds)
-        let ticks = UInt32(truncatingIfNeeded: Int64(elapsed * Double(publisher.videoClockRate)))
+        let elapsed = max(.zero, now - latest.arrivedAt)
+        let ticks = UInt32(truncatingIfNeeded: Int64(elapsed.seconds * Double(publisher.videoClockRate)))
         guard let timestamp = video.viewerTimestamp(layer: layer, publisherTimestamp: latest.report.rtpTimestamp &+ ticks)
         else { return }
-        let ntpTime = NTPTime(rawValue: latest.report.ntpTime.rawValue &+ UInt64(elapsed * 4_294_967_296))
+        let ntpTime = NTPTime(unixNanoseconds: latest.report.ntpTime.unixNanoseconds &+ UInt64(elapsed.seconds * 1e9))
         sendSenderReport(SenderReport(ssrc: video.ssrc, ntpTime: ntpTime, rtpTimestamp: timestamp,
                                       packetCount: viewer.videoPackets, octetCount: viewer.videoOctets),
                          to: viewer, now: now)

@@ -111,11 +111,9 @@ struct MediaPlaneInProcessTests {
                 framesBeforeDownswitch = lossy.frames.count
             }
             // RFC 3550 §6.4.2: half of what was expected since the last report did not arrive.
-            if let last = lossy.video.last, harness.now - reported >= .milliseconds(200) {
+            if harness.now - reported >= .milliseconds(200) {
                 reported = harness.now
-                lossy.peer.sendRTCP([.receiverReport(ReceiverReport(ssrc: 7, reportBlocks: [
-                    ReportBlock(ssrc: last.ssrc, fractionLost: 128, extendedHighestSequenceNumber: UInt32(last.sequence)),
-                ]))])
+                lossy.reportVideo(fractionLost: 128)
             }
         }
         let lossyView = try #require(harness.snapshot(of: lossy))
@@ -139,18 +137,16 @@ struct MediaPlaneInProcessTests {
         -> (paddingEnds: [MonoTime], reports: [MonoTime]) {
         var reported = harness.now
         try harness.runUntil(timeout: .seconds(3)) {
-            if let last = viewer.video.last, harness.now - reported >= .milliseconds(200) {
+            if harness.now - reported >= .milliseconds(200) {
                 reported = harness.now
-                viewer.peer.sendRTCP([.receiverReport(ReceiverReport(ssrc: 7, reportBlocks: [
-                    ReportBlock(ssrc: last.ssrc, fractionLost: 128, extendedHighestSequenceNumber: UInt32(last.sequence)),
-                ]))])
+                viewer.reportVideo(fractionLost: 128)
             }
             return (harness.snapshot(of: viewer)?.switchesDown ?? 0) > 0
         }
         var seenRTP = viewer.peer.rtp.count, seenRTCP = viewer.peer.rtcp.count
         var lastPadding: MonoTime?
         var paddingEnds: [MonoTime] = [], reports: [MonoTime] = []
-        var answers: [(due: MonoTime, block: ReportBlock)] = []
+        var answers: [(due: MonoTime, lastSenderReport: UInt32)] = []
         let start = harness.now
         while harness.now - start < .seconds(15), harness.snapshot(of: viewer)?.switchesUp == 0 {
             harness.run(for: .milliseconds(5))
@@ -160,17 +156,19 @@ struct MediaPlaneInProcessTests {
             seenRTP = viewer.peer.rtp.count
             if padded { lastPadding = harness.now }
             if let last = lastPadding, harness.now - last == .milliseconds(25) { paddingEnds.append(last) }
-            guard let video = viewer.video.last else { continue }
-            for case .senderReport(let report) in viewer.peer.rtcp[seenRTCP...] where report.ssrc == video.ssrc {
-                reports.append(harness.now)
-                let queued = lastPadding.map { harness.now - $0 < .milliseconds(100) } ?? false
-                answers.append((harness.now + (queued ? queue : .zero),
-                                ReportBlock(ssrc: video.ssrc, extendedHighestSequenceNumber: UInt32(video.sequence),
-                                            lastSenderReport: report.ntpTime.compact)))
+            let reportsNow = viewer.peer.rtcp[seenRTCP...].compactMap { packet -> SenderReport? in
+                if case .senderReport(let report) = packet { report } else { nil }
             }
             seenRTCP = viewer.peer.rtcp.count
+            if !reportsNow.isEmpty, let ssrc = viewer.video.last?.ssrc {
+                for report in reportsNow where report.ssrc == ssrc {
+                    reports.append(harness.now)
+                    let queued = lastPadding.map { harness.now - $0 < .milliseconds(100) } ?? false
+                    answers.append((harness.now + (queued ? queue : .zero), report.ntpTime.compact))
+                }
+            }
             for answer in answers where answer.due <= harness.now {
-                viewer.peer.sendRTCP([.receiverReport(ReceiverReport(ssrc: 7, reportBlocks: [answer.block]))])
+                viewer.reportVideo(lastSenderReport: answer.lastSenderReport)
             }
             answers.removeAll { $0.due <= harness.now }
         }
