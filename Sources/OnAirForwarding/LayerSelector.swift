@@ -50,6 +50,8 @@ public struct LayerSelector: Sendable {
     private var probed: (rate: Int, at: MonoTime)?
     /// The highest rate a probe showed the link carries, since the last switch down.
     private var provenRate = 0
+    /// The viewer's last congestion signal when the running probe started.
+    private var congestionBeforeProbe: MonoTime?
     public var probe: ProbeController
     /// The viewer's cap: no layer taller than this (nil: any). A new cap is the viewer's
     /// explicit choice: the next update picks afresh, without hold or probe.
@@ -81,11 +83,15 @@ public struct LayerSelector: Sendable {
 
         if let delivered = estimator.acknowledgedBitrate { probe.observeDelivered(delivered) }
         if let measured = estimator.rembThroughput { probe.observeMeasured(measured.rate, at: measured.at) }
+        let probeStart = probe.active?.start
         switch probe.poll(now: now, lastCongestion: estimator.lastCongestion) {
         case .succeeded(let rate):
+            refuteCongestion(since: probeStart, estimator: &estimator, now: now)
             estimator.probeSucceeded(rate: rate, now: now)
             probed = (rate, now)
             provenRate = max(provenRate, rate)
+        case .inconclusive:
+            refuteCongestion(since: probeStart, estimator: &estimator, now: now)
         case .failed:
             // What passed before may no longer: the next climb starts from what is sent.
             provenRate = 0
@@ -147,11 +153,20 @@ public struct LayerSelector: Sendable {
             // layer's bitrate says it better.
             let currentNeeds = current < ladder.count ? needs(ladder[current]) : 0
             let known = max(Double(sendingRate), Double(provenRate), 100_000, currentNeeds)
+            congestionBeforeProbe = estimator.lastCongestion
             probe.start(rate: Int(min(needs(up) * settings.probeHeadroom, known * step)),
                         measuresDelivery: estimator.feedback == .transportCC,
                         measuresQueue: estimator.feedback != .transportCC, now: now)
         }
         return target
+    }
+
+    /// A probe whose queue was measured left none (it passed, or was cut short by a signal that
+    /// queue refuted): the viewer's congestion signals since it started, and for its grace
+    /// after, were noise.
+    private func refuteCongestion(since start: MonoTime?, estimator: inout ViewerBandwidthEstimator, now: MonoTime) {
+        guard let start, probe.queueMeasured else { return }
+        estimator.congestionRefuted(since: start, restoring: congestionBeforeProbe, echoesUntil: now + settings.probe.grace)
     }
 
     /// Live layers within the cap, biggest picture first (then highest bitrate); when the cap

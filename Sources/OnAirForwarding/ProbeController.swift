@@ -11,7 +11,8 @@ import OnAirWire
 /// the viewer acts on. Where the viewer reports neither (REMB, receiver reports alone), the
 /// relay sends it a sender report as the padding stops and reads the queue the probe built
 /// from the round trip of that report (RFC 3550 §6.4.1: arrival − LSR − DLSR, less the least
-/// round trip seen): a queue means the probe's rate did not get through. Each failure doubles
+/// round trip seen): a queue means the probe's rate did not get through, and no queue
+/// outweighs a congestion signal the viewer sent meanwhile. Each failure doubles
 /// the wait before the next one, up to a ceiling, so a thin link is not hit every second; a
 /// success below the rate that failed does not reset that wait.
 public struct ProbeController: Sendable {
@@ -20,7 +21,10 @@ public struct ProbeController: Sendable {
         public var duration: Duration = .milliseconds(700)
         /// How long after that congestion still counts against the probe.
         public var grace: Duration = .milliseconds(400)
+        /// The wait after a failure, from the failed probe's start: doubled by each failure.
         public var initialBackoff: Duration = .seconds(2)
+        /// The least wait from a failure's verdict.
+        public var minimumWaitAfterFailure: Duration = .milliseconds(500)
         public var maximumBackoff: Duration = .seconds(8)
         /// The wait after a probe that got through: short, so that a climb in steps goes on.
         public var afterSuccess: Duration = .milliseconds(200)
@@ -36,10 +40,15 @@ public struct ProbeController: Sendable {
         /// How long a verdict waits for the report that measures the queue (aiortc reports
         /// every 0.5-1.5 s); without one, the probe is judged on the other signals.
         public var queueWait: Duration = .seconds(2)
+        /// A probe whose padding a congestion signal cut short while its queue stayed empty
+        /// proved nothing either way: tried again this soon, this many times in a row, then
+        /// failed.
+        public var retryAfterInconclusive: Duration = .milliseconds(500)
+        public var maximumInconclusive = 1
         public init() {}
     }
 
-    public enum Outcome: Sendable, Equatable { case succeeded(rate: Int), failed }
+    public enum Outcome: Sendable, Equatable { case succeeded(rate: Int), failed, inconclusive }
     /// Why the last probe failed (for the relay's log).
     public enum Failure: String, Sendable { case congestion, loss, undelivered, queue }
 
@@ -58,6 +67,8 @@ public struct ProbeController: Sendable {
     private var measuresQueue = false
     private var queueMarker: MonoTime?
     private var queueDelay: Duration?
+    /// When a congestion signal stopped the padding of a probe whose queue is measured.
+    private var paddingStoppedAt: MonoTime?
     /// The least round trip seen: the path with no queue.
     public private(set) var leastRoundTrip: Duration?
     /// The rate of the last probe that failed, until one at that rate or above succeeds.
@@ -65,8 +76,14 @@ public struct ProbeController: Sendable {
     public private(set) var lastFailure: Failure?
     /// The queueing delay the last probe whose queue was measured showed.
     public private(set) var lastQueueDelay: Duration?
+    /// Whether the last probe judged had its queue measured.
+    public private(set) var queueMeasured = false
     public private(set) var succeeded: UInt64 = 0
     public private(set) var failed: UInt64 = 0
+    public private(set) var inconclusive: UInt64 = 0
+    private var inconclusiveInRow = 0
+    /// Probes judged so far.
+    public var verdicts: UInt64 { succeeded &+ failed &+ inconclusive }
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -92,8 +109,13 @@ public struct ProbeController: Sendable {
     /// Whether the sender report that measures this probe's queue is due: the padding has
     /// just stopped, so the queue is at its deepest.
     public func wantsQueueMarker(now: MonoTime) -> Bool {
-        guard let active, measuresQueue, queueMarker == nil else { return false }
-        return now - active.start >= settings.duration
+        guard let paddingEnd, measuresQueue, queueMarker == nil else { return false }
+        return now >= paddingEnd
+    }
+
+    /// When the running probe's padding ends (or ended).
+    private var paddingEnd: MonoTime? {
+        active.map { paddingStoppedAt ?? $0.start + settings.duration }
     }
 
     public mutating func queueMarkerSent(at time: MonoTime) {
@@ -133,7 +155,7 @@ public struct ProbeController: Sendable {
     /// The total rate to reach now with padding, or nil when no padding is due.
     @inline(__always)
     public func paddingTarget(now: MonoTime) -> Int? {
-        guard let active, now - active.start < settings.duration else { return nil }
+        guard let active, let paddingEnd, now < paddingEnd else { return nil }
         return active.rate
     }
 
@@ -150,12 +172,29 @@ public struct ProbeController: Sendable {
         if lossy { return fail(.loss, now: now) }
         if undelivered { return fail(.undelivered, now: now) }
         if queued { return fail(.queue, now: now) }
-        if lastCongestion.map({ $0 >= active.start }) ?? false { return fail(.congestion, now: now) }
-        guard now - active.start >= settings.duration + settings.grace else { return nil }
+        // Where the queue is measured, it outweighs a receiver's congestion signal: aiortc on a
+        // busy host reads its own scheduling jitter under a burst of small padding packets as
+        // overuse, on a link with no queue at all. The signal stops the padding at once (a real
+        // queue grows no deeper) and the queue it left decides. Without that measurement the
+        // signal stands; with an empty queue, a full burst passed and one cut short is retried.
+        let congested = lastCongestion.map { $0 >= active.start } ?? false
+        if congested && !measuresQueue { return fail(.congestion, now: now) }
+        if congested, paddingStoppedAt == nil, now < active.start + settings.duration { paddingStoppedAt = now }
+        guard let paddingEnd, now >= paddingEnd + settings.grace else { return nil }
         if let delivered = deliveredDuringProbe, fallsShort(delivered, of: active.rate) { return fail(.undelivered, now: now) }
         if queueDelay == nil, let queueMarker, now - queueMarker < settings.queueWait { return nil }
+        if congested && queueDelay == nil { return fail(.congestion, now: now) }
+        if paddingStoppedAt != nil {
+            guard inconclusiveInRow < settings.maximumInconclusive else { return fail(.congestion, now: now) }
+            finish(now: now)
+            inconclusive += 1
+            inconclusiveInRow += 1
+            nextAttempt = now + settings.retryAfterInconclusive
+            return .inconclusive
+        }
         finish(now: now)
         succeeded += 1
+        inconclusiveInRow = 0
         // Below the rate that failed, this only confirms what was known: the climb goes on,
         // but the next failure waits longer still.
         if failedRate.map({ active.rate >= $0 }) ?? true {
@@ -169,9 +208,13 @@ public struct ProbeController: Sendable {
     private mutating func fail(_ cause: Failure, now: MonoTime) -> Outcome {
         failedRate = active?.rate
         lastFailure = cause
+        // The wait counts from the failed probe's start: a verdict that waited for its queue's
+        // report does not stretch the cycle, and the queue has drained by then.
+        let start = active?.start ?? now
         finish(now: now)
         failed += 1
-        nextAttempt = now + backoff
+        inconclusiveInRow = 0
+        nextAttempt = max(start + backoff, now + settings.minimumWaitAfterFailure)
         backoff = min(backoff * 2, settings.maximumBackoff)
         return .failed
     }
@@ -183,6 +226,7 @@ public struct ProbeController: Sendable {
 
     private mutating func finish(now: MonoTime) {
         if measuresQueue { lastQueueDelay = queueDelay }
+        queueMeasured = measuresQueue && queueDelay != nil
         active = nil
         sentDuringProbe = 0
         nackedDuringProbe = 0
@@ -191,5 +235,6 @@ public struct ProbeController: Sendable {
         measuresQueue = false
         queueMarker = nil
         queueDelay = nil
+        paddingStoppedAt = nil
     }
 }

@@ -72,7 +72,7 @@ public struct ViewerBandwidthEstimator: Sendable {
         let falling = lastREMB.map { bitrate < $0 * 97 / 100 } ?? (bitrate < sentPayloadRate * 9 / 10)
         lastREMB = bitrate
         lastFeedback = now
-        guard falling else { return }
+        guard falling, !(echoesUntil.map { now <= $0 } ?? false) else { return }
         lastCongestion = now
         if bitrate < estimate { controller.handle(rembBitrate: bitrate, now: now.nanoseconds) }
     }
@@ -97,4 +97,16 @@ public struct ViewerBandwidthEstimator: Sendable {
     public mutating func probeSucceeded(rate: Int, now: MonoTime) {
         controller.handle(probedBitrate: rate, now: now.nanoseconds)
     }
+
+    /// A probe that started at `start` left no queue (``ProbeController``): a congestion signal
+    /// since then was the viewer's own noise, not a limit of the link, and the one before the
+    /// probe (`before`) stands again. A REMB that falls until `echoesUntil` is the late echo of
+    /// that noise (aiortc sends it when its detector fires, up to a few hundred milliseconds
+    /// after the burst) and is ignored.
+    public mutating func congestionRefuted(since start: MonoTime, restoring before: MonoTime?, echoesUntil: MonoTime) {
+        if let last = lastCongestion, last >= start { lastCongestion = before }
+        self.echoesUntil = echoesUntil
+    }
+
+    private var echoesUntil: MonoTime?
 }

@@ -91,4 +91,19 @@ struct ViewerBandwidthEstimatorTests {
         #expect(estimator.estimate == 3_000_000)
         #expect(estimator.lastChangeReason.rawValue == "probe")
     }
+
+    @Test("a probe's queue refutes the REMB falls since it started and their echo in its grace; later ones count")
+    func congestionRefuted() {
+        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 1_000_000)
+        estimator.handle(rembBitrate: 900_000, sentPayloadRate: 600_000, now: t0)
+        let before = estimator.lastCongestion
+        estimator.handle(rembBitrate: 700_000, sentPayloadRate: 600_000, now: t0 + .seconds(2))
+        #expect(estimator.lastCongestion == t0 + .seconds(2))
+        estimator.congestionRefuted(since: t0 + .seconds(1), restoring: before, echoesUntil: t0 + .milliseconds(3_400))
+        #expect(estimator.lastCongestion == before)
+        estimator.handle(rembBitrate: 600_000, sentPayloadRate: 600_000, now: t0 + .milliseconds(3_300))
+        #expect(estimator.lastCongestion == before && estimator.estimate == 700_000, "an echo: neither a signal nor a cut")
+        estimator.handle(rembBitrate: 500_000, sentPayloadRate: 600_000, now: t0 + .milliseconds(3_500))
+        #expect(estimator.lastCongestion == t0 + .milliseconds(3_500) && estimator.estimate == 500_000)
+    }
 }

@@ -62,14 +62,14 @@ extension MediaPlane {
     package func selectLayer(for viewer: ViewerSession, in room: Room, publisher: PublisherSession, now: MonoTime) {
         let downSwitches = viewer.selector.downSwitches
         let before = (target: viewer.selector.target, probe: viewer.selector.probe.active?.rate,
-                      verdicts: viewer.selector.probe.succeeded &+ viewer.selector.probe.failed)
+                      verdicts: viewer.selector.probe.verdicts)
         let target = viewer.selector.update(layers: layerCandidates, audioBitrate: Int(publisher.audioBitrate),
                                             estimator: &viewer.estimator, canProbe: viewer.rtx != nil,
                                             sendingRate: viewer.videoPayloadRate + Int(publisher.audioBitrate), now: now)
         viewer.video?.target = target
         if viewer.selector.downSwitches != downSwitches { viewer.video?.leaveCurrentLayer() }
         if before.target != target || before.probe != viewer.selector.probe.active?.rate
-            || before.verdicts != viewer.selector.probe.succeeded &+ viewer.selector.probe.failed {
+            || before.verdicts != viewer.selector.probe.verdicts {
             logLayerDecision(viewer, publisher: publisher, previousTarget: before.target, probing: before.probe)
         }
         if let target, viewer.video?.isSwitching == true { room.wantKeyframe(layer: target, of: publisher, prompt: true) }
@@ -81,7 +81,7 @@ extension MediaPlane {
         let probe = viewer.selector.probe
         let event = previousTarget != viewer.selector.target ? "switch \(name(previousTarget)) -> \(name(viewer.selector.target))"
             : probe.active.map { "probe at \($0.rate / 1000) kbit/s" }
-            ?? "probe at \((probing ?? 0) / 1000) kbit/s ended (ok \(probe.succeeded), failed \(probe.failed)"
+            ?? "probe at \((probing ?? 0) / 1000) kbit/s ended (ok \(probe.succeeded), failed \(probe.failed), inconclusive \(probe.inconclusive)"
             + (probe.lastFailure.map { ", last failure: \($0)" } ?? "")
             + (probe.lastQueueDelay.map { ", queue \(Int($0.seconds * 1000)) ms" } ?? "") + ")"
         logger.debug("layer selection", metadata: [

@@ -41,7 +41,14 @@ extension MediaPlane {
                     updateRoundTrip(viewer, blocks: report.reportBlocks, now: now)
                     updateLoss(viewer, blocks: report.reportBlocks, now: now)
                 case .remb(let remb):
+                    let congestion = viewer.estimator.lastCongestion
                     viewer.estimator.handle(rembBitrate: Int(clamping: remb.bitrate), sentPayloadRate: viewer.videoPayloadRate, now: now)
+                    if viewer.estimator.lastCongestion != congestion {
+                        logger.debug("remb congestion", metadata: [
+                            "session": "\(viewer.id)", "remb_kbps": "\(remb.bitrate / 1000)",
+                            "sending_kbps": "\(viewer.videoPayloadRate / 1000)",
+                        ])
+                    }
                 case .transportWideFeedback(let feedback):
                     viewer.estimator.handle(feedback, now: now)
                 default:
