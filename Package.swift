@@ -69,6 +69,8 @@ let package = Package(
         // Standard Webhooks signing/verification and the stream event envelope (shared by
         // the relay, which signs, and the chat sidecar, which verifies).
         .target(name: "OnAirWebhooks", dependencies: ["OnAirCrypto"], swiftSettings: strict),
+        // Strict decoding of config files and request bodies, shared by the relay and the chat.
+        .target(name: "OnAirDecoding", swiftSettings: strict),
         // Opus -> AAC for HLS through libavcodec.
         .target(name: "OnAirTranscode", dependencies: ["CLiveFFmpeg"], swiftSettings: strict),
         .target(name: "OnAirWebRTC",
@@ -89,7 +91,7 @@ let package = Package(
         // L3: I/O and runtime.
         .target(name: "OnAirRelay",
                 dependencies: [
-                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks",
+                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding",
                     "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding",
                     .product(name: "GRDB", package: "GRDB.swift"),
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -121,7 +123,7 @@ let package = Package(
 
         .target(name: "OnAirChat",
                 dependencies: [
-                    "OnAirWebhooks",
+                    "OnAirWebhooks", "OnAirDecoding",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "Hummingbird", package: "hummingbird"),
                     .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -194,6 +196,7 @@ let package = Package(
                                "OnAirCrypto", "CAllocationCounter", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/OnAirPlaneHarness", swiftSettings: strict),
         .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
+        .testTarget(name: "OnAirDecodingTests", dependencies: ["OnAirDecoding"], swiftSettings: strict),
         .testTarget(name: "OnAirSDPTests", dependencies: ["OnAirSDP"], swiftSettings: strict),
         .testTarget(name: "OnAirRTPTests", dependencies: ["OnAirTestSupport", "OnAirRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirCryptoTests", dependencies: ["OnAirCrypto", "CLiveSRTP"], swiftSettings: strict),

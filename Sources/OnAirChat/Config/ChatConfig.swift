@@ -1,3 +1,4 @@
+import OnAirDecoding
 /// Everything the chat sidecar can be told, with loopback defaults so that it runs with no
 /// config file at all (127.0.0.1:8081, `chat.sqlite` in the working directory). Loaded from
 /// YAML (`config/chat.yaml`), then overridden by environment variables (``ChatConfigLoader``).
@@ -22,10 +23,10 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         public init() {}
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.chatStrictContainer(keyedBy: CodingKeys.self)
-            host = try c.or(.host, host)
-            port = try c.or(.port, port)
-            corsOrigins = try c.or(.corsOrigins, corsOrigins)
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            host = try c.value(.host, default: host)
+            port = try c.value(.port, default: port)
+            corsOrigins = try c.value(.corsOrigins, default: corsOrigins)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable { case host, port, corsOrigins = "cors_origins" }
@@ -39,8 +40,8 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         public init() {}
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.chatStrictContainer(keyedBy: CodingKeys.self)
-            path = try c.or(.path, path)
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            path = try c.value(.path, default: path)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable { case path }
@@ -55,9 +56,9 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         public init() {}
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.chatStrictContainer(keyedBy: CodingKeys.self)
-            joinToken = try c.or(.joinToken, joinToken)
-            botToken = try c.or(.botToken, botToken)
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            joinToken = try c.value(.joinToken, default: joinToken)
+            botToken = try c.value(.botToken, default: botToken)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable { case joinToken = "join_token", botToken = "bot_token" }
@@ -76,10 +77,10 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         public init() {}
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.chatStrictContainer(keyedBy: CodingKeys.self)
-            secrets = try c.or(.secrets, secrets)
-            maxBodyBytes = try c.or(.maxBodyBytes, maxBodyBytes)
-            dedupeHours = try c.or(.dedupeHours, dedupeHours)
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            secrets = try c.value(.secrets, default: secrets)
+            maxBodyBytes = try c.value(.maxBodyBytes, default: maxBodyBytes)
+            dedupeHours = try c.value(.dedupeHours, default: dedupeHours)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -103,12 +104,12 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         public init() {}
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.chatStrictContainer(keyedBy: CodingKeys.self)
-            historyOnJoin = try c.or(.historyOnJoin, historyOnJoin)
-            resumeLimit = try c.or(.resumeLimit, resumeLimit)
-            maxPage = try c.or(.maxPage, maxPage)
-            presenceIntervalMS = try c.or(.presenceIntervalMS, presenceIntervalMS)
-            memberListLimit = try c.or(.memberListLimit, memberListLimit)
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            historyOnJoin = try c.value(.historyOnJoin, default: historyOnJoin)
+            resumeLimit = try c.value(.resumeLimit, default: resumeLimit)
+            maxPage = try c.value(.maxPage, default: maxPage)
+            presenceIntervalMS = try c.value(.presenceIntervalMS, default: presenceIntervalMS)
+            memberListLimit = try c.value(.memberListLimit, default: memberListLimit)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -138,15 +139,15 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         public init() {}
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.chatStrictContainer(keyedBy: CodingKeys.self)
-            maxMessageChars = try c.or(.maxMessageChars, maxMessageChars)
-            maxNameChars = try c.or(.maxNameChars, maxNameChars)
-            maxFrameBytes = try c.or(.maxFrameBytes, maxFrameBytes)
-            messagesPerSecond = try c.or(.messagesPerSecond, messagesPerSecond)
-            messageBurst = try c.or(.messageBurst, messageBurst)
-            framesPerSecond = try c.or(.framesPerSecond, framesPerSecond)
-            frameBurst = try c.or(.frameBurst, frameBurst)
-            clientBufferBytes = try c.or(.clientBufferBytes, clientBufferBytes)
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            maxMessageChars = try c.value(.maxMessageChars, default: maxMessageChars)
+            maxNameChars = try c.value(.maxNameChars, default: maxNameChars)
+            maxFrameBytes = try c.value(.maxFrameBytes, default: maxFrameBytes)
+            messagesPerSecond = try c.value(.messagesPerSecond, default: messagesPerSecond)
+            messageBurst = try c.value(.messageBurst, default: messageBurst)
+            framesPerSecond = try c.value(.framesPerSecond, default: framesPerSecond)
+            frameBurst = try c.value(.frameBurst, default: frameBurst)
+            clientBufferBytes = try c.value(.clientBufferBytes, default: clientBufferBytes)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -160,12 +161,12 @@ public struct ChatConfig: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable { case http, database, auth, webhooks, rooms, limits }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.chatStrictContainer(keyedBy: CodingKeys.self)
-        http = try c.or(.http, http)
-        database = try c.or(.database, database)
-        auth = try c.or(.auth, auth)
-        webhooks = try c.or(.webhooks, webhooks)
-        rooms = try c.or(.rooms, rooms)
-        limits = try c.or(.limits, limits)
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        http = try c.value(.http, default: http)
+        database = try c.value(.database, default: database)
+        auth = try c.value(.auth, default: auth)
+        webhooks = try c.value(.webhooks, default: webhooks)
+        rooms = try c.value(.rooms, default: rooms)
+        limits = try c.value(.limits, default: limits)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirDecoding
 import OnAirWebhooks
 import Yams
 
@@ -30,13 +31,11 @@ public enum ChatConfigLoader {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return ChatConfig() }
         do {
             return try YAMLDecoder().decode(ChatConfig.self, from: text)
-        } catch let error as UnknownChatConfigKey {
+        } catch let error as UnknownKey {
             throw Problem(description: "\(origin): \(error)")
-        } catch DecodingError.dataCorrupted(let context) where context.underlyingError is UnknownChatConfigKey {
-            // Yams wraps errors thrown by init(from:) that are not DecodingErrors.
-            throw Problem(description: "\(origin): \(context.underlyingError!)")
         } catch let error as DecodingError {
-            throw Problem(description: "\(origin): \(describe(error))")
+            if let unknown = UnknownKey.find(in: error) { throw Problem(description: "\(origin): \(unknown)") }
+            throw Problem(description: "\(origin): \(error.readable)")
         } catch {
             throw Problem(description: "\(origin): \(error)")
         }
@@ -108,18 +107,5 @@ public enum ChatConfigLoader {
     /// Parsed webhook secrets (validated by ``load(path:environment:)``).
     public static func secrets(of config: ChatConfig) -> [WebhookSecret] {
         config.webhooks.secrets.compactMap { try? WebhookSecret($0) }
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map(\.stringValue).joined(separator: ".")
-        }
-        switch error {
-        case .typeMismatch(let type, let c): return "'\(path(c))' should be \(type): \(c.debugDescription)"
-        case .valueNotFound(let type, let c): return "'\(path(c))' is missing a \(type) value"
-        case .keyNotFound(let key, let c): return "'\(path(c))' needs the key '\(key.stringValue)'"
-        case .dataCorrupted(let c): return "\(path(c).isEmpty ? "YAML" : "'\(path(c))'"): \(c.debugDescription)"
-        @unknown default: return "\(error)"
-        }
     }
 }

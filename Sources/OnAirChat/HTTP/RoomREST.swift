@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import OnAirDecoding
 
 /// `GET /rooms/{id}`, `GET /rooms/{id}/messages` and `POST /rooms/{id}/messages` (bots).
 struct RoomREST: Sendable {
@@ -32,6 +33,14 @@ struct RoomREST: Sendable {
     struct PostBody: Decodable {
         var text: String
         var name: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case text, name }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            text = try c.decode(String.self, forKey: .text)
+            name = try c.decodeIfPresent(String.self, forKey: .name)
+        }
     }
 
     struct PostedBody: Encodable {
@@ -80,8 +89,12 @@ struct RoomREST: Sendable {
         }
         try ChatBearerToken.require(token, in: request)
         let bytes = try await request.body.collect(upTo: services.config.limits.maxFrameBytes)
-        guard let body = try? JSONDecoder().decode(PostBody.self, from: Data(buffer: bytes)) else {
-            throw ChatHTTPError(.badRequest, "body must be JSON {\"text\": \"...\", \"name\": \"bot name\"}")
+        let body: PostBody
+        do {
+            body = try JSONRequestBody.decode(PostBody.self, from: Data(buffer: bytes))
+        } catch {
+            throw ChatHTTPError(error.isSyntax ? .badRequest : .unprocessableContent,
+                                "\(error); the body must be {\"text\": \"...\", \"name\": \"bot name\"}")
         }
         let limits = services.config.limits
         guard case .ok(let name) = TextRules.displayName(body.name ?? "bot", maxChars: limits.maxNameChars) else {

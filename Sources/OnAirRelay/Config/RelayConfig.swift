@@ -1,4 +1,5 @@
 import OnAirForwarding
+import OnAirDecoding
 
 /// Everything the relay can be told, with loopback defaults so that it runs with no
 /// config file at all. Loaded from YAML (`config/relay.yaml`), then overridden by

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirDecoding
 import Yams
 
 /// Loads ``RelayConfig``: defaults, then the YAML file (if any), then environment variables.
@@ -22,12 +23,12 @@ public enum RelayConfigLoader {
                 if try Yams.compose(yaml: text) != nil {
                     config = try YAMLDecoder().decode(RelayConfig.self, from: text)
                 }
-            } catch let error as UnknownConfigKey {
+            } catch let error as UnknownKey {
                 throw Problem(description: "\(path): \(error)")
             } catch let error as DecodingError {
                 // Yams wraps errors thrown while decoding into dataCorrupted: unwrap ours.
-                if let unknown = unknownKey(in: error) { throw Problem(description: "\(path): \(unknown)") }
-                throw Problem(description: "\(path): \(describe(error))")
+                if let unknown = UnknownKey.find(in: error) { throw Problem(description: "\(path): \(unknown)") }
+                throw Problem(description: "\(path): \(error.readable)")
             } catch {
                 throw Problem(description: "\(path): \(error)")
             }
@@ -134,35 +135,6 @@ public enum RelayConfigLoader {
             guard ["stun", "stuns", "turn", "turns"].contains(scheme), !host.isEmpty else {
                 throw Problem(description: "ice_servers: '\(server.url)' must start with stun:, stuns:, turn: or turns:")
             }
-        }
-    }
-
-    /// Our UnknownConfigKey, wherever Yams nested it.
-    static func unknownKey(in error: DecodingError) -> UnknownConfigKey? {
-        var current: (any Error)? = error
-        while let next = current {
-            if let unknown = next as? UnknownConfigKey { return unknown }
-            guard let decoding = next as? DecodingError else { return nil }
-            switch decoding {
-            case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
-                current = context.underlyingError
-            @unknown default:
-                return nil
-            }
-        }
-        return nil
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map(\.stringValue).joined(separator: ".")
-        }
-        switch error {
-        case .typeMismatch(let type, let c): return "'\(path(c))' should be \(type): \(c.debugDescription)"
-        case .valueNotFound(let type, let c): return "'\(path(c))' is missing a \(type) value"
-        case .keyNotFound(let key, let c): return "'\(path(c))' needs the key '\(key.stringValue)'"
-        case .dataCorrupted(let c): return "\(path(c).isEmpty ? "YAML" : "'\(path(c))'"): \(c.debugDescription)"
-        @unknown default: return "\(error)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import OnAirDecoding
 /// LL-HLS packaging settings of the relay: the `hls:` section of `relay.yaml`
 /// (config/relay.yaml documents each key; `ONAIR_HLS_*` variables override them).
 public struct HLSSettings: Sendable, Equatable {

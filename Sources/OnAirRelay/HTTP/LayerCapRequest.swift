@@ -1,3 +1,5 @@
+import OnAirDecoding
+
 /// The body of `PUT /whep/{room}/{session}/layer`: the tallest picture the viewer wants
 /// (nil: whatever its link carries).
 struct LayerCapRequest: Decodable, Sendable {

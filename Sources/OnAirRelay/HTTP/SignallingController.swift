@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import OnAirDecoding
 import OnAirForwarding
 
 /// WHIP (RFC 9725) and WHEP (draft-ietf-wish-whep) resources:
@@ -52,9 +53,10 @@ struct SignallingController: Sendable {
         let body = try await collectBody(request)
         let cap: LayerCapRequest
         do {
-            cap = try JSONDecoder().decode(LayerCapRequest.self, from: Data(body.readableBytesView))
+            cap = try JSONRequestBody.decode(LayerCapRequest.self, from: Data(body.readableBytesView))
         } catch {
-            throw RelayHTTPError(.badRequest, "the body must be {\"max_height\": <lines> or null}: \(error)")
+            throw RelayHTTPError(error.isSyntax ? .badRequest : .unprocessableContent,
+                                 "\(error); the body must be {\"max_height\": <lines> or null}")
         }
         if let height = cap.maxHeight, !(1...4320).contains(height) {
             throw RelayHTTPError(.unprocessableContent, "max_height must be 1...4320 lines (got \(height))")

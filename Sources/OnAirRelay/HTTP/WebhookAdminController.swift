@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import OnAirDecoding
 import OnAirWebhooks
 
 /// The webhook admin API (admin Bearer token on every route):
@@ -112,9 +113,18 @@ struct WebhookAdminController: Sendable {
         }
         let create: WebhookAPI.CreateRequest
         do {
-            create = try JSONDecoder().decode(WebhookAPI.CreateRequest.self, from: Data(body.readableBytesView))
+            create = try JSONRequestBody.decode(WebhookAPI.CreateRequest.self, from: Data(body.readableBytesView))
         } catch {
-            throw RelayHTTPError(.badRequest, "expected JSON {\"url\": \"https://...\", \"events\": [\"stream.ended\", ...]}")
+            throw RelayHTTPError(error.isSyntax ? .badRequest : .unprocessableContent,
+                                 "\(error); expected {\"url\": \"https://...\", \"events\": [\"stream.ended\", ...], \"secret\": \"whsec_...\"}")
+        }
+        var secret: WebhookSecret?
+        if let text = create.secret {
+            do {
+                secret = try WebhookSecret(text)
+            } catch {
+                throw RelayHTTPError(.unprocessableContent, "secret: \(error)")
+            }
         }
         guard WebhookURL.isAcceptable(create.url) else {
             throw RelayHTTPError(.unprocessableContent, "url must be an absolute http:// or https:// URL")
@@ -125,7 +135,8 @@ struct WebhookAdminController: Sendable {
                                  "unknown event types \(unknown) (known: \(StreamEventType.all.joined(separator: ", ")))")
         }
         let subscription = try await store.createSubscription(url: create.url, eventTypes: create.events ?? [],
-                                                              description: create.description, now: Date().timeIntervalSince1970)
+                                                              description: create.description, secret: secret,
+                                                              now: Date().timeIntervalSince1970)
         await dispatcher.wake([subscription.id])
         logger.notice("webhook subscription created", metadata: ["subscription": "\(subscription.id)", "url": "\(subscription.url)"])
         var response = try json(WebhookAPI.Subscription(subscription, showingSecret: true), status: .created)

@@ -1,3 +1,4 @@
+import OnAirDecoding
 import OnAirWebhooks
 
 /// Bodies of the webhook admin API (snake_case JSON, like the event payloads).
@@ -7,6 +8,18 @@ enum WebhookAPI {
         var url: String
         var events: [String]?
         var description: String?
+        /// The receiver's own `whsec_` secret (as Svix takes one); nil: a new one is made.
+        var secret: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case url, events, description, secret }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            url = try c.decode(String.self, forKey: .url)
+            events = try c.decodeIfPresent([String].self, forKey: .events)
+            description = try c.decodeIfPresent(String.self, forKey: .description)
+            secret = try c.decodeIfPresent(String.self, forKey: .secret)
+        }
     }
 
     /// A subscription as the API shows it. `secret` only in the answer that created or

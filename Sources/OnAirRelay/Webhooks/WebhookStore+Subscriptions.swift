@@ -8,10 +8,12 @@ extension WebhookStore {
     /// receivers can switch over without losing a delivery.
     static let rotationOverlap: Double = 86_400
 
-    /// Creates an API subscription with a fresh secret (returned once, in the result).
-    public func createSubscription(url: String, eventTypes: [String], description: String?,
+    /// Creates an API subscription signed with `secret`, or a fresh one (returned once, in the
+    /// result).
+    public func createSubscription(url: String, eventTypes: [String], description: String?, secret: WebhookSecret? = nil,
                                    now: Double) async throws -> WebhookSubscription {
-        let subscription = WebhookSubscription(id: Self.newSubscriptionID(), url: url, secret: WebhookSecret.generate().encoded,
+        let secret = secret ?? WebhookSecret.generate()
+        let subscription = WebhookSubscription(id: Self.newSubscriptionID(), url: url, secret: secret.encoded,
                                                eventTypes: eventTypes, source: "api", description: description, createdAt: now)
         try await writer.write { db in
             try db.execute(sql: """

@@ -1,4 +1,5 @@
 import OnAirWebhooks
+import OnAirDecoding
 
 extension RelayConfig {
     /// The `webhooks:` section: where the durable outbox lives, who gets stream lifecycle
