@@ -60,7 +60,10 @@ public struct WebhookService: Service, CustomStringConvertible {
                 observer.tick()
                 do {
                     try await store.checkpoint()
+                } catch is CancellationError {
+                    break  // shutting down: SQLite checkpoints the WAL as the last connection closes
                 } catch {
+                    guard !Task.isCancelled else { break }
                     logger.warning("webhooks: WAL checkpoint failed: \(error)")
                 }
             }
