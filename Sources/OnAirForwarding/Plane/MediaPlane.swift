@@ -22,6 +22,8 @@ package final class MediaPlane {
     package var unroutable: UInt64 = 0
     /// Run-padded packets of rooms that are gone (a counter must not go down).
     package var endedRoomsPaddedPackets: UInt64 = 0
+    /// SRTP/SRTCP failures of sessions that are gone (a counter must not go down).
+    package var endedSessionsSRTPFailures: UInt64 = 0
     /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
     package let rtcpSenderSSRC = SecureRandom.uint32()
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
@@ -222,6 +224,7 @@ package final class MediaPlane {
         guard !session.ended else { return }
         fanOutPending(now: now)
         session.ended = true
+        endedSessionsSRTPFailures &+= session.peer.srtpFailures
         events.removeAll(keepingCapacity: true)
         session.peer.close(events: &events)
         for case .send(let bytes, let address) in events { sender.enqueue(bytes, to: DatagramDestination(address)) }
@@ -298,4 +301,10 @@ package final class MediaPlane {
 
     /// Run-padded packets of every room, ended ones included.
     package var paddedPackets: UInt64 { endedRoomsPaddedPackets + rooms.values.reduce(0) { $0 + $1.paddedPackets } }
+
+    /// SRTP and SRTCP packets that failed authentication or the replay check (RFC 3711 §3.3),
+    /// of every session, ended ones included.
+    package var srtpFailures: UInt64 {
+        sessions.values.reduce(endedSessionsSRTPFailures) { $0 &+ $1.peer.srtpFailures }
+    }
 }

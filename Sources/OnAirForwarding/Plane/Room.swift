@@ -23,7 +23,6 @@ package final class Room {
     package var packetsOut: UInt64 = 0
     package var bytesOut: UInt64 = 0
     package var retransmissions: UInt64 = 0
-    package var srtpFailures: UInt64 = 0
     /// Layer switches and paused video time of viewers that left (a counter must not go down
     /// when one leaves); ``layerSwitches`` adds the viewers still here.
     package var departedSwitchesUp: UInt64 = 0

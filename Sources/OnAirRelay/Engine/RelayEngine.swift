@@ -118,7 +118,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         EngineCounters(sessions: plane.sessions.count, datagramsSent: sender.sent, datagramsDropped: sender.dropped,
                        sendMessages: sender.messagesSent, segmentationFallbacks: sender.segmentationFallbacks,
                        paddedPackets: plane.paddedPackets, mediaLoad: plane.mediaLoad.load, unroutable: plane.unroutable,
-                       srtpFailures: plane.rooms.values.reduce(0) { $0 + $1.srtpFailures })
+                       srtpFailures: plane.srtpFailures)
     }
 
     // MARK: LL-HLS
