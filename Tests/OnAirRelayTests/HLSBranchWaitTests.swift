@@ -11,15 +11,21 @@ import Testing
 struct HLSBranchWaitTests {
     let loop = MultiThreadedEventLoopGroup.singleton.next()
 
-    func branch() -> HLSBranch {
-        HLSBranch(room: "42", streamID: "s", settings: HLSSettings(), hasAudio: false, loop: loop,
-                  logger: Logger(label: "hls-wait-tests", factory: { _ in SwiftLogNoOpLogHandler() }))
+    /// A branch made on its event loop and reachable only there (it is confined to it).
+    func branch() async throws -> NIOLoopBound<HLSBranch> {
+        let loop = self.loop
+        return try await loop.submit {
+            NIOLoopBound(HLSBranch(room: "42", streamID: "s", settings: HLSSettings(), hasAudio: false, loop: loop,
+                                   logger: Logger(label: "hls-wait-tests", factory: { _ in SwiftLogNoOpLogHandler() })),
+                         eventLoop: loop)
+        }.get()
     }
 
     @Test("a request before any media is held, and fails only once its deadline has passed")
     func expiry() async throws {
-        let branch = branch()
+        let bound = try await branch()
         let future: EventLoopFuture<HLSReply> = try await loop.submit {
+            let branch = bound.value
             guard case .wait(let future) = branch.serve(.mediaPlaylist, request: PlaylistRequest()) else {
                 preconditionFailure("not held")
             }
@@ -28,6 +34,7 @@ struct HLSBranchWaitTests {
         // Times relative to the waiter's own deadline, and expectations checked on the test's
         // task: a busy shared event loop (the whole suite runs in parallel) must not matter.
         let (held, limit, early, late) = try await loop.submit { () -> (Int, TimeAmount, Int, Int) in
+            let branch = bound.value
             let waiters = branch.takeWaiters()
             for waiter in waiters { branch.appendWaiter(waiter) }
             guard let deadline = waiters.first?.deadline else { return (waiters.count, branch.holdLimit, -1, -1) }
@@ -45,8 +52,9 @@ struct HLSBranchWaitTests {
 
     @Test("the end of the stream answers every held request")
     func releasedAtTheEnd() async throws {
-        let branch = branch()
+        let bound = try await branch()
         let future: EventLoopFuture<HLSReply> = try await loop.submit {
+            let branch = bound.value
             guard case .wait(let future) = branch.serve(.part(3), request: PlaylistRequest()) else { preconditionFailure("not held") }
             branch.finish()
             return future

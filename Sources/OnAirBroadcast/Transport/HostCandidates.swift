@@ -37,7 +37,7 @@ enum HostCandidates {
                 var raw = inet.pointee.sin_addr
                 _ = inet_ntop(AF_INET, &raw, &text, socklen_t(INET_ADDRSTRLEN))
             }
-            addresses.append(String(cString: text))
+            addresses.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return addresses.isEmpty ? ["127.0.0.1"] : addresses
     }

@@ -11,14 +11,15 @@ final class RelayMetrics: Sendable {
     func render(streams: [StreamSnapshot], engine: EngineCounters, hls: HLSCounters? = nil) -> [UInt8] {
         let registry = PrometheusCollectorRegistry()
         func counter(_ name: String, _ labels: [(String, String)], _ help: String, _ value: UInt64) {
-            let counter = labels.isEmpty ? registry.makeCounter(name: name, help: help)
-                : registry.makeCounter(name: name, labels: labels, help: help)
-            counter.increment(by: Int64(clamping: value))
+            registry.makeCounter(descriptor: Self.descriptor(name, help), labels: labels).increment(by: Int64(clamping: value))
+        }
+        func gauge(_ name: String, _ help: String, _ value: Double, labels: [(String, String)] = []) {
+            registry.makeGauge(descriptor: Self.descriptor(name, help), labels: labels).set(to: value)
         }
         for stream in streams {
             let labels = [("room", stream.room)]
-            registry.makeGauge(name: "onair_stream_live", labels: labels, help: "1 while a publisher is connected").set(to: stream.live ? 1 : 0)
-            registry.makeGauge(name: "onair_stream_viewers", labels: labels, help: "Connected WHEP viewers").set(to: Double(stream.viewers))
+            gauge("onair_stream_live", "1 while a publisher is connected", stream.live ? 1 : 0, labels: labels)
+            gauge("onair_stream_viewers", "Connected WHEP viewers", Double(stream.viewers), labels: labels)
             counter("onair_stream_packets_in_total", labels, "RTP packets received from the publisher", stream.packetsIn)
             counter("onair_stream_bytes_in_total", labels, "RTP bytes received from the publisher", stream.bytesIn)
             counter("onair_stream_packets_out_total", labels, "RTP packets sent to viewers", stream.packetsOut)
@@ -34,7 +35,7 @@ final class RelayMetrics: Sendable {
                 namespace: "onair", subsystem: "stream", metricName: "video_paused", unitName: "seconds_total",
                 helpText: "Seconds viewers' video was paused because their link was below the smallest layer"), labels: labels)
                 .increment(by: stream.videoPausedSeconds)
-            registry.makeGauge(name: "onair_stream_loss_fraction", labels: labels, help: "Publisher packet loss fraction").set(to: stream.lossFraction)
+            gauge("onair_stream_loss_fraction", "Publisher packet loss fraction", stream.lossFraction, labels: labels)
             if let repair = stream.upstreamRepair {
                 counter("onair_stream_upstream_nacks_total", labels, "Generic NACKs sent to the publisher", repair.nacksSent)
                 counter("onair_stream_upstream_repaired_packets_total", labels, "Lost publisher packets repaired by NACK/RTX",
@@ -45,9 +46,8 @@ final class RelayMetrics: Sendable {
                         "Keyframe requests because publisher loss could not be repaired in time", repair.keyframeRequests)
             }
         }
-        registry.makeGauge(name: "onair_sessions", help: "WebRTC sessions (publishers + viewers)").set(to: Double(engine.sessions))
-        registry.makeGauge(name: "onair_media_loop_load", help: "Share of its core the media loop was busy over the last second")
-            .set(to: engine.mediaLoad)
+        gauge("onair_sessions", "WebRTC sessions (publishers + viewers)", Double(engine.sessions))
+        gauge("onair_media_loop_load", "Share of its core the media loop was busy over the last second", engine.mediaLoad)
         counter("onair_udp_datagrams_sent_total", [], "Datagrams handed to the kernel", engine.datagramsSent)
         counter("onair_udp_datagrams_dropped_total", [], "Datagrams the kernel would not take (shed load)", engine.datagramsDropped)
         counter("onair_udp_send_messages_total", [], "Messages given to sendmmsg: one per UDP GSO run of datagrams to one peer", engine.sendMessages)
@@ -57,8 +57,7 @@ final class RelayMetrics: Sendable {
         counter("onair_udp_datagrams_unroutable_total", [], "Datagrams matching no session", engine.unroutable)
         counter("onair_srtp_failures_total", [], "SRTP/SRTCP packets failing authentication or replay checks", engine.srtpFailures)
         if let hls {
-            registry.makeGauge(name: "onair_hls_waiting_requests", help: "Blocking playlist and hinted part requests held")
-                .set(to: Double(hls.waitingRequests))
+            gauge("onair_hls_waiting_requests", "Blocking playlist and hinted part requests held", Double(hls.waitingRequests))
             counter("onair_hls_recordings_started_total", [], "Stream recordings started", hls.recordingsStarted)
             counter("onair_hls_recording_fragments_dropped_total", [], "Fragments a recording dropped because the disk fell behind",
                     hls.recordingFragmentsDropped)
@@ -72,6 +71,11 @@ final class RelayMetrics: Sendable {
                 help: "From the datagram completing a part's last frame to the part being downloadable").utf8)
         }
         return buffer
+    }
+
+    /// A plain metric name (no namespace or unit parts: the names above are written whole).
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 }
 
