@@ -362,12 +362,23 @@ async def chromium_scenario(chat: Chat, procs: ProcessGroup, tmp_path: Path) -> 
     browser = Chromium(spawn=lambda argv: procs.start("chromium", argv, timeout=150))
     try:
         await browser.start()
+        # The chat header says what is true before anyone joins: no name yet ("NOT JOINED"), or
+        # no chat server where the page looks for one ("CHAT UNAVAILABLE"), never "OFFLINE".
+        status = "document.getElementById('chat-status').textContent"
+        idle = await browser.open(f"http://127.0.0.1:{page_port}/rooms/{ROOM}?chat={chat.base_url}", name="idle")
+        await idle.wait_for(status, lambda text: text == "NOT JOINED", timeout=10)
+        await idle.close()
+        unreachable = await browser.open(f"http://127.0.0.1:{page_port}/rooms/{ROOM}?chat=http://127.0.0.1:{free_port()}",
+                                         name="unreachable")
+        await unreachable.wait_for(status, lambda text: text == "CHAT UNAVAILABLE", timeout=10)
+        await unreachable.close()
         url = f"http://127.0.0.1:{page_port}/rooms/{ROOM}?chat={chat.base_url}&name=viewer"
         tab = await browser.open(url, name="viewer")
         try:
             await tab.wait_for("window.onairChat", lambda c: c and c["joined"], timeout=15)
             state = await tab.json("window.onairChat")
             assert state["presence"] == 1 and state["closed"] is False
+            assert await tab.evaluate(status) == "JOINED"
             assert state["messages"][-1]["event"] == "stream.started"
 
             ada, _ = await Client.join(chat, "ada")
@@ -390,6 +401,7 @@ async def chromium_scenario(chat: Chat, procs: ProcessGroup, tmp_path: Path) -> 
                                 " input: document.getElementById('chat-input').disabled,"
                                 " reason: window.onairChat.closedReason})")
             assert ui["banner"] and "read-only" in ui["text"] and ui["input"] and ui["reason"] == "publisher_deleted", ui
+            assert await tab.evaluate(status) == "JOINED · READ-ONLY"
             assert (await tab.evaluate("window.onairChat.send('too late')")) is False
             # The WHEP player is untouched by the chat: still waiting for the stream.
             viewer = await tab.json("window.onairViewer")
