@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 bash tools/setup.sh
 config="${ONAIR_RUN_CONFIG:-release}"   # the tests run it on their debug build
 bin=".build/$config"
-echo "run: building $config binaries (the first release build takes 15-20 minutes on 2 cores; later ones seconds)"
+echo "run: building $config binaries (the first release build takes about 6 minutes on 2 cores; later ones seconds)"
 swift build -c "$config" --product relay -q
 swift build -c "$config" --product chat -q
 swift build -c "$config" --product broadcast -q
