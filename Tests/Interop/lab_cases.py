@@ -167,11 +167,7 @@ def _lab_cases() -> list[Case]:
     # display follow.
     Case("chromium-viewer-1mbit", "Chromium viewer page, downlink tbf 1 Mbit/s, broadcast --simulcast; "
          "quality menu -> 320x180", simulcast=True, viewer="chromium", downlink_kbit=1000, stats_width=640,
-         stats_min_fps=25, menu_height=180, min_fps=None, max_freeze_ms=None, settle=8, measure=12,
-         known_defect="a transport-cc viewer's estimate collapses to the 30 kbit/s floor after one loss "
-                      "burst: every receiver report over 10 % loss cuts it again (Chromium sends one with each "
-                      "NACK: ~40 in a second once a probe or a new viewer put on f overflows the link), so the "
-                      "viewer is paused for 10-15 s instead of settling on h"),
+         stats_min_fps=25, menu_height=180, min_fps=None, max_freeze_ms=None, settle=8, measure=12),
     # Chromium publishing simulcast q/h/f over WHIP (fake camera playing a noisy 1280x720 file:
     # f ~2.5 Mbit/s, h ~500k, q ~150k) and an aiortc viewer behind 600 kbit/s: never f.
     Case("chromium-publisher-600k", "Chromium simulcast publisher (WHIP, q/h/f), viewer downlink tbf 600 kbit/s",
@@ -182,9 +178,9 @@ def _lab_cases() -> list[Case]:
                       "aiortc's jitter buffer seconds behind (a 2.7 s freeze; 1812 ms in CI before the probe "
                       "queue check and the settling after a switch up, 3 of 3 bench runs passed after them)",
          defect_excuses=("fps decoded", "longest freeze")),
-    # Bench only: chromium-viewer-1mbit's known defect, more often (2 of 5 runs): a viewer
-    # joining 6 s after the start was put on f at once (2.5 Mbit/s into 1 Mbit/s), and the loss
-    # burst took its estimate to the floor (paused 14 s).
+    # Bench only: a viewer joining 6 s after the start, when f is at full rate. Before receiver
+    # reports steered the estimate at most once per 400 ms, 2 of 5 runs failed (the loss burst of
+    # its start on f took the estimate to the floor: paused 14 s); 3 of 3 pass since.
     Case("chromium-viewer-1mbit-join6s", "Chromium viewer page joining 6 s after the start, downlink tbf "
          "1 Mbit/s, broadcast --simulcast", simulcast=True, viewer="chromium", downlink_kbit=1000, join_after=6,
          stats_width=640, stats_min_fps=25, min_fps=None, max_freeze_ms=None, settle=8, measure=12,

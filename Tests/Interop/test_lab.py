@@ -28,8 +28,6 @@ it; test_chromium_case, marked `chromium`; each run ~30 s):
                     once-a-second samples), framesPerSecond >= 25; then the quality menu's
                     320x180 entry: within 10 s getStats 320x180 and the page's own layer
                     display ("Resolution 320×180", "Layer q"), and 320x180 frames presented.
-                    Known relay defect (lab_cases.py): the estimate can collapse; a run that
-                    misses only what that explains is reported as xfail, not as a pass
   chromium-publisher-600k  Chromium publishing simulcast q/h/f over WHIP (fake camera playing a
                     noisy 1280x720 file), the aiortc viewer behind tbf 600 kbit/s, settled 8 s,
                     16 s measured: no frame 720 lines tall, >= 20 fps, no freeze over 1500 ms
