@@ -89,9 +89,15 @@ let package = Package(
                 swiftSettings: strict),
 
         // L3: I/O and runtime.
+        // What the relay's and the chat's HTTP servers share: one CORS policy and middleware,
+        // the OpenAPI document route.
+        .target(name: "OnAirHTTP",
+                dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
+                swiftSettings: strict),
         .target(name: "OnAirRelay",
                 dependencies: [
-                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding",
+                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
                     "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding",
                     .product(name: "GRDB", package: "GRDB.swift"),
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -123,7 +129,7 @@ let package = Package(
 
         .target(name: "OnAirChat",
                 dependencies: [
-                    "OnAirWebhooks", "OnAirDecoding",
+                    "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "Hummingbird", package: "hummingbird"),
                     .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -133,6 +139,7 @@ let package = Package(
                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     .product(name: "Yams", package: "Yams"),
                 ],
+                resources: [.copy("Web")],
                 swiftSettings: strict),
 
         // L4: thin executables.
@@ -197,6 +204,8 @@ let package = Package(
                 path: "Tests/OnAirPlaneHarness", swiftSettings: strict),
         .testTarget(name: "OnAirWireTests", dependencies: ["OnAirWire"], swiftSettings: strict),
         .testTarget(name: "OnAirDecodingTests", dependencies: ["OnAirDecoding"], swiftSettings: strict),
+        .testTarget(name: "OnAirHTTPTests", dependencies: ["OnAirHTTP", .product(name: "HTTPTypes", package: "swift-http-types")],
+                    swiftSettings: strict),
         .testTarget(name: "OnAirSDPTests", dependencies: ["OnAirSDP"], swiftSettings: strict),
         .testTarget(name: "OnAirRTPTests", dependencies: ["OnAirTestSupport", "OnAirRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirCryptoTests", dependencies: ["OnAirCrypto", "CLiveSRTP"], swiftSettings: strict),
@@ -221,7 +230,7 @@ let package = Package(
                                    .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirRelayTests",
-                    dependencies: ["OnAirRelay", "OnAirForwarding", "OnAirTestSupport",
+                    dependencies: ["OnAirRelay", "OnAirForwarding", "OnAirTestSupport", "OnAirHTTP",
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),
     ]

@@ -44,7 +44,7 @@ public struct RelayServer: Sendable {
         let app = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [
-                HLSFastPathHandler(engine: engine, allowedOrigins: config.http.corsOrigins),
+                HLSFastPathHandler(engine: engine, cors: RelayRouter.corsPolicy(config)),
             ])),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir"),
             onServerRunning: { channel in

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import OnAirHTTP
 import Testing
 @testable import OnAirRelay
 
@@ -38,7 +39,7 @@ struct HLSFastPathTests {
         let app = Application(
             router: RelayRouter.build(engine: relay.engine, config: relay.config, logger: relay.logger),
             server: .http1(configuration: .init(additionalChannelHandlers: [
-                HLSFastPathHandler(engine: relay.engine, allowedOrigins: ["*"]),
+                HLSFastPathHandler(engine: relay.engine, cors: CORSPolicy(allowedOrigins: ["*"], methods: [.get], requestHeaders: [])),
             ])),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "OnAir"),
             onServerRunning: { channel in portPromise.succeed(channel.localAddress?.port ?? 0) },

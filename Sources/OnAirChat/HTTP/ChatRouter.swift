@@ -3,12 +3,15 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import OnAirHTTP
 
 /// The chat's HTTP routes (REST + webhook receiver) and its WebSocket route.
 enum ChatRouter {
     static func http(_ services: ChatServices, webhooks: WebhookReceiver) -> Router<ChatRequestContext> {
         let router = Router(context: ChatRequestContext.self)
-        router.add(middleware: ChatCORSMiddleware(allowedOrigins: services.config.http.corsOrigins))
+        let cors = corsPolicy(services)
+        router.add(middleware: CORSPolicyMiddleware(policy: cors))
+        APIDocument(bundle: .module).register(on: router)
         let rest = RoomREST(services: services)
 
         router.get("/healthz") { _, _ in
@@ -26,7 +29,7 @@ enum ChatRouter {
         // Reached only when the WebSocket router did not upgrade: say why.
         router.get("/rooms/:room/ws") { request, context -> Response in
             _ = try ChatRoomID.validated(context.parameters.require("room"))
-            if let origin = request.headers[.origin], !ChatCORSMiddleware<ChatRequestContext>.allows(services.config.http.corsOrigins, origin: origin) {
+            if let origin = request.headers[.origin], !cors.allows(origin) {
                 throw ChatHTTPError(.forbidden, "origin \(origin) is not in http.cors_origins")
             }
             throw ChatHTTPError(.upgradeRequired, "this is a WebSocket endpoint (Connection: Upgrade, Upgrade: websocket)",
@@ -38,12 +41,18 @@ enum ChatRouter {
         return router
     }
 
+    /// Who may call the chat from a page of another origin (`http.cors_origins`): the relay's
+    /// viewer page, served from the relay's origin. The WebSocket upgrade checks it too.
+    static func corsPolicy(_ services: ChatServices) -> CORSPolicy {
+        CORSPolicy(allowedOrigins: services.config.http.corsOrigins, methods: [.options, .get, .post],
+                   requestHeaders: [.authorization, .contentType])
+    }
+
     static func webSocket(_ services: ChatServices) -> Router<ChatRequestContext> {
         let router = Router(context: ChatRequestContext.self)
         router.ws("/rooms/:room/ws") { request, context in
             guard let room = context.parameters.get("room"), ChatRoomID.isValid(room) else { return .dontUpgrade }
-            if let origin = request.headers[.origin],
-               !ChatCORSMiddleware<ChatRequestContext>.allows(services.config.http.corsOrigins, origin: origin) {
+            if let origin = request.headers[.origin], !corsPolicy(services).allows(origin) {
                 return .dontUpgrade
             }
             return .upgrade([:])

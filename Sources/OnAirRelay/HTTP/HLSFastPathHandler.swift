@@ -6,6 +6,7 @@ import Darwin
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import OnAirHTTP
 import NIOHTTPTypes
 
 /// Answers LL-HLS GETs (`/hls/...`) on the connection's event loop, in the HTTP pipeline
@@ -15,10 +16,11 @@ import NIOHTTPTypes
 /// loop (measured: ~30 µs of one core per released request through the router, which is
 /// 30 ms for the last of 1,000; tools/bench/hls/blocking_fanout.py).
 ///
-/// Everything else goes to the router unchanged. Responses stay in request order (HTTP/1.1
-/// pipelining, RFC 9112 §9.3.2): a request is only taken here when the router has no
-/// response outstanding on this connection, and requests arriving while one is held here
-/// wait until it is answered, then go through the same decision.
+/// The only server of LL-HLS: everything else goes to the router unchanged. Responses stay in
+/// request order (HTTP/1.1 pipelining, RFC 9112 §9.3.2): an HLS request that arrives while the
+/// router still owes this connection a response is answered once that response has ended, and
+/// requests arriving while one is held here wait until it is answered, then go through the
+/// same decision.
 final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -26,11 +28,13 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let engine: RelayEngine
-    private let allowedOrigins: [String]
+    private let cors: CORSPolicy
     /// Requests handed to the router whose response has not ended yet.
     private var routerOutstanding = 0
     /// A request taken here: its head until its end arrives, then while it is answered.
     private var current: (head: HTTPRequest, complete: Bool)?
+    /// `current` is complete and waits for the router's outstanding responses to end.
+    private var waitsForRouter = false
     /// Parts that arrived while `current` is being answered (pipelined requests).
     private var queued: [HTTPRequestPart] = []
     private var date: (second: Int, text: String) = (0, "")
@@ -45,9 +49,9 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// HTTP/1 encoder in between has nothing to add to them.
     private let socketEnd = SocketEndWriter()
 
-    init(engine: RelayEngine, allowedOrigins: [String]) {
+    init(engine: RelayEngine, cors: CORSPolicy) {
         self.engine = engine
-        self.allowedOrigins = allowedOrigins
+        self.cors = cors
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -79,7 +83,7 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func route(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let head):
-            if routerOutstanding == 0, current == nil, head.method == .get, head.path?.hasPrefix("/hls/") == true {
+            if current == nil, head.method == .get, head.path?.hasPrefix("/hls/") == true {
                 current = (head, false)
             } else {
                 routerOutstanding += 1
@@ -93,13 +97,25 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             current = (request.head, true)
-            answer(request.head, context: context)
+            if routerOutstanding > 0 {
+                waitsForRouter = true
+            } else {
+                answer(request.head, context: context)
+            }
         }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { routerOutstanding = max(0, routerOutstanding - 1) }
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        routerOutstanding = max(0, routerOutstanding - 1)
         context.write(data, promise: promise)
+        if routerOutstanding == 0, waitsForRouter, let request = current {
+            waitsForRouter = false
+            answer(request.head, context: context)
+        }
     }
 
     // MARK: answering
@@ -166,28 +182,22 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The response as the router would write it (same headers, plain-text errors), then the
-    /// next queued request.
+    /// The response (plain-text errors, as the router's), then the next queued request.
     private func send(_ outcome: Outcome, to head: HTTPRequest, context: ChannelHandlerContext) {
         guard context.channel.isActive, let socket = socketEnd.context else { return }
-        let status: HTTPResponse.Status
         let body: ByteBuffer
         var text: String
         switch outcome {
         case .content(let bytes, let type, let cache):
-            status = .ok
             body = bytes
             text = "HTTP/1.1 200 OK\r\nContent-Type: \(type)\r\nCache-Control: \(cache)\r\n"
         case .error(let code, let reason):
-            status = code
             body = ByteBuffer(string: reason + "\n")
             text = "HTTP/1.1 \(code.code) \(code.reasonPhrase)\r\nContent-Type: text/plain; charset=utf-8\r\n"
         }
         text += "Content-Length: \(body.readableBytes)\r\n"
-        if let origin = head.headerFields[.origin].flatMap(allowedOrigin) {
-            text += "Access-Control-Allow-Origin: \(origin)\r\nAccess-Control-Expose-Headers: "
-                + SignallingCORSMiddleware<BasicRequestContext>.exposedHeaders + "\r\n"
-            if status == .ok { text += "Vary: Origin\r\n" }
+        for field in cors.responseHeaders(origin: head.headerFields[.origin]) {
+            text += "\(field.name.rawName): \(field.value)\r\n"
         }
         let close = head.headerFields[.connection]?.lowercased().contains("close") == true
         if close { text += "Connection: close\r\n" }
@@ -207,11 +217,6 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             readCompletePending = false
             context.fireChannelReadComplete()
         }
-    }
-
-    private func allowedOrigin(_ origin: String) -> String? {
-        if allowedOrigins.contains("*") { return "*" }
-        return allowedOrigins.contains(origin) ? origin : nil
     }
 
     /// RFC 9110 §5.6.7 IMF-fixdate, computed once a second per connection.

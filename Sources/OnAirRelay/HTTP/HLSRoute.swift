@@ -1,8 +1,8 @@
 import Foundation
 import OnAirHLS
 
-/// An LL-HLS request, parsed from its path and query: what both the router
-/// (``HLSController``) and the event-loop fast path (``HLSFastPathHandler``) ask the engine.
+/// An LL-HLS request, parsed from its path and query: what ``HLSFastPathHandler`` asks the
+/// engine.
 enum HLSRoute: Sendable, Equatable {
     /// `/hls/{room}/index.m3u8`
     case multivariant(room: String)

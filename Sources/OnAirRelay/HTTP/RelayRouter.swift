@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import OnAirHTTP
 
 /// All HTTP routes of the relay.
 enum RelayRouter {
@@ -10,9 +11,15 @@ enum RelayRouter {
                       webhooks: WebhookService? = nil) -> Router<BasicRequestContext> {
         let router = Router()
         let links = config.iceServers.map(iceServerLink)
-        router.add(middleware: SignallingCORSMiddleware(allowedOrigins: config.http.corsOrigins, iceServerLinks: links))
+        var optionsHeaders: HTTPFields = [
+            HTTPField.Name("Accept-Post")!: "application/sdp",
+            HTTPField.Name("Accept-Patch")!: "application/trickle-ice-sdpfrag",
+        ]
+        for link in links { optionsHeaders.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
+        router.add(middleware: CORSPolicyMiddleware(policy: corsPolicy(config), extraOptionsHeaders: optionsHeaders))
+        APIDocument(bundle: .module).register(on: router)
         SignallingController(engine: engine, config: config, iceServerLinks: links, logger: logger).register(on: router)
-        HLSController(engine: engine).register(on: router)
+        // LL-HLS is answered ahead of the router, in the HTTP pipeline (HLSFastPathHandler).
         // Webhooks (issue 5): kick, subscriptions, delivery log, events.
         StreamAdminController(engine: engine, config: config, logger: logger).register(on: router)
         if let webhooks {
@@ -55,6 +62,15 @@ enum RelayRouter {
             Response(status: .found, headers: [.location: "/rooms/42"])
         }
         return router
+    }
+
+    /// Who may call the relay from a page of another origin (`http.cors_origins`): WHIP/WHEP
+    /// clients must read `Location`, `ETag` and `Link` (RFC 9725 §4.2, §4.6), the HLS player its
+    /// playlists. The HLS fast path answers by the same policy.
+    static func corsPolicy(_ config: RelayConfig) -> CORSPolicy {
+        CORSPolicy(allowedOrigins: config.http.corsOrigins, methods: [.options, .get, .post, .put, .patch, .delete],
+                   requestHeaders: [.authorization, .contentType, .ifMatch],
+                   exposedHeaders: ["Location", "ETag", "Link", "Accept-Post", "Accept-Patch", "Retry-After", "WWW-Authenticate"])
     }
 
     private static func json(_ data: Data) -> Response {
