@@ -17,7 +17,7 @@ let package = Package(
         .executable(name: "plane-allocations", targets: ["plane-allocations"]),
         // Libraries so that tools/fuzz (a separate package) can link the parsers.
         .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirPayload", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS",
-                                                 "OnAirWebRTC"]),
+                                                 "OnAirWebRTC", "OnAirHLS", "OnAirWebhooks", "OnAirChatProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -69,6 +69,8 @@ let package = Package(
         // Standard Webhooks signing/verification and the stream event envelope (shared by
         // the relay, which signs, and the chat sidecar, which verifies).
         .target(name: "OnAirWebhooks", dependencies: ["OnAirCrypto"], swiftSettings: strict),
+        // The chat's client protocol: the frames a client sends and what their texts may hold.
+        .target(name: "OnAirChatProtocol", swiftSettings: strict),
         // Strict decoding of config files and request bodies, shared by the relay and the chat.
         .target(name: "OnAirDecoding", swiftSettings: strict),
         // Opus -> AAC for HLS through libavcodec.
@@ -129,7 +131,7 @@ let package = Package(
 
         .target(name: "OnAirChat",
                 dependencies: [
-                    "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
+                    "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP", "OnAirChatProtocol",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "Hummingbird", package: "hummingbird"),
                     .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -225,7 +227,7 @@ let package = Package(
         .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast"], swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
         .testTarget(name: "OnAirChatTests",
-                    dependencies: ["OnAirChat", "OnAirWebhooks",
+                    dependencies: ["OnAirChat", "OnAirWebhooks", "OnAirChatProtocol",
                                    .product(name: "HummingbirdTesting", package: "hummingbird"),
                                    .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")],
                     swiftSettings: strict),

@@ -1,5 +1,6 @@
 import Testing
 @testable import OnAirChat
+import OnAirChatProtocol
 
 @Suite("Client frames")
 struct ClientFrameTests {

@@ -25,5 +25,8 @@ let package = Package(
         fuzzTarget("sdp"),
         fuzzTarget("dtls"),
         fuzzTarget("srtp"),
+        fuzzTarget("h264"),
+        fuzzTarget("chat"),
+        fuzzTarget("webhook"),
     ]
 )

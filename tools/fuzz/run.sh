@@ -6,6 +6,7 @@
 #   tools/fuzz/run.sh                  every target for FUZZ_SECONDS (600), one at a time, over
 #                                      tools/fuzz/out/corpus/<target> (kept between runs)
 #   tools/fuzz/run.sh --time 60 sdp    chosen targets, chosen seconds
+#   tools/fuzz/run.sh --minutes 30     the long mode: every target for 30 minutes
 #   options: --jobs N (targets run at once), --no-build, --nice (run at nice 10)
 #
 # Exits non-zero when a target crashes (or trips an invariant, leaks, or hangs over 10 s on
@@ -14,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 FUZZ_DIR=$PWD
-ALL_TARGETS=(stun rtp rtcp sdp dtls srtp)
+ALL_TARGETS=(stun rtp rtcp sdp dtls srtp h264 chat webhook)
 
 seconds=${FUZZ_SECONDS:-600}
 jobs=1
@@ -26,10 +27,11 @@ while (($#)); do
   case "$1" in
     --smoke) smoke=1; seconds=${FUZZ_SMOKE_SECONDS:-20}; jobs=2 ;;
     --time) seconds=$2; shift ;;
+    --minutes) seconds=$(($2 * 60)); shift ;;
     --jobs) jobs=$2; shift ;;
     --no-build) build=0 ;;
     --nice) nice_cmd=(nice -n 10) ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1") ;;
   esac

@@ -1,6 +1,7 @@
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import OnAirChatProtocol
 
 /// One client's WebSocket on `/rooms/{id}/ws`: reads its frames, enforces the limits (frame
 /// and message token buckets, text rules, the join token) and hands the rest to the room.

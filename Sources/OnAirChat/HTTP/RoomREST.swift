@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import OnAirDecoding
+import OnAirChatProtocol
 
 /// `GET /rooms/{id}`, `GET /rooms/{id}/messages` and `POST /rooms/{id}/messages` (bots).
 struct RoomREST: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import OnAirChatProtocol
 
 /// A frame from the server: one JSON object per WebSocket text message, `type` first.
 /// See the protocol section of the README for every field; in short:

@@ -1,3 +1,4 @@
+import OnAirChatProtocol
 /// Where messages, room states and seen webhook ids live. SQLite today
 /// (``SQLiteChatStore``); the protocol is the seam for PostgreSQL later. Every method is one
 /// transaction. Message ids are per room, 1, 2, 3, ..., assigned in the transaction that

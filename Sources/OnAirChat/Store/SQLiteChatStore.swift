@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OnAirChatProtocol
 
 /// ``ChatStore`` on one SQLite file through GRDB: WAL mode (readers never wait for the
 /// writer), `synchronous=NORMAL` (a crash of the process loses nothing; a power cut may lose

@@ -1,13 +1,13 @@
 /// What a display name and a message may contain. Counted in Unicode scalars (what a
 /// database column and a JSON string hold), trimmed of surrounding white space.
-enum TextRules {
-    enum Verdict: Equatable {
+public enum TextRules {
+    public enum Verdict: Equatable, Sendable {
         case ok(String)
         case refused(ChatErrorCode, String)
     }
 
     /// 1...`maxChars` scalars, no control characters (newlines included: a name is one line).
-    static func displayName(_ raw: String, maxChars: Int) -> Verdict {
+    public static func displayName(_ raw: String, maxChars: Int) -> Verdict {
         let name = trimmed(raw)
         guard !name.isEmpty else { return .refused(.badName, "the name is empty") }
         guard name.unicodeScalars.count <= maxChars else { return .refused(.badName, "names are at most \(maxChars) characters") }
@@ -18,7 +18,7 @@ enum TextRules {
     }
 
     /// 1...`maxChars` scalars; line feeds and tabs are kept, other control characters refused.
-    static func message(_ raw: String, maxChars: Int) -> Verdict {
+    public static func message(_ raw: String, maxChars: Int) -> Verdict {
         let text = trimmed(raw)
         guard !text.isEmpty else { return .refused(.emptyMessage, "the message is empty") }
         let count = text.unicodeScalars.count

@@ -22,6 +22,12 @@ public enum ClientFrame: Sendable, Equatable {
         public var code: ChatErrorCode
         public var message: String
         public var ref: String?
+
+        public init(code: ChatErrorCode, message: String, ref: String?) {
+            self.code = code
+            self.message = message
+            self.ref = ref
+        }
     }
 
     /// The raw shape: every field optional, checked per type below.

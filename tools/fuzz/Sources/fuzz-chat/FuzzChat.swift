@@ -1,0 +1,42 @@
+import FuzzSupport
+import OnAirChatProtocol
+
+// fuzz-chat: one input is one WebSocket text message from a chat client, as the chat reads
+// it: ClientFrame.parse (one JSON object with a type), then the text rules the connection
+// applies to a join's name and a send's text.
+//
+// Invariants: a parse either gives a frame or a problem with a code; a history page's limit
+// is within 1...maxPage; what the text rules accept is non-empty, within its length, and
+// accepted again unchanged.
+
+private let maxPage = 200
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let frame: ClientFrame
+    do {
+        frame = try ClientFrame.parse(text, maxPage: maxPage)
+    } catch {
+        fuzzCheck(!error.message.isEmpty, "a problem without a message")
+        return 0
+    }
+    switch frame {
+    case .join(let name, _, let after, _):
+        fuzzCheck(after.map { $0 >= 0 } ?? true, "a join resumed after a negative id")
+        checkRule(TextRules.displayName(name, maxChars: 40), maxChars: 40) { TextRules.displayName($0, maxChars: 40) }
+    case .send(let text, _):
+        checkRule(TextRules.message(text, maxChars: 500), maxChars: 500) { TextRules.message($0, maxChars: 500) }
+    case .history(let page, _):
+        fuzzCheck((1...maxPage).contains(page.limit), "a history limit outside 1...\(maxPage)")
+    case .who, .ping:
+        break
+    }
+    return 0
+}
+
+private func checkRule(_ verdict: TextRules.Verdict, maxChars: Int, again: (String) -> TextRules.Verdict) {
+    guard case .ok(let accepted) = verdict else { return }
+    fuzzCheck(!accepted.isEmpty && accepted.unicodeScalars.count <= maxChars, "accepted text outside the rules")
+    fuzzCheck(again(accepted) == .ok(accepted), "accepted text is not accepted again unchanged")
+}
