@@ -44,13 +44,20 @@ public struct ChatServer: Sendable {
             router: ChatRouter.http(services, webhooks: webhooks),
             server: .http1WebSocketUpgrade(
                 webSocketRouter: ChatRouter.webSocket(services),
-                configuration: .init(ws: .init(maxFrameSize: config.limits.maxFrameBytes,
-                                               autoPing: .enabled(timePeriod: .seconds(30)),
-                                               closeTimeout: .seconds(3)))),
+                configuration: .init(ws: Self.webSocketConfiguration(config.limits))),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir-chat"),
             services: [directory, pruner],
             onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },
             logger: logger)
+    }
+
+    /// The WebSocket settings. No extension is negotiated, whatever a client offers: messages
+    /// go out as finished frames written straight to the socket (``RawFrameWriter``, RSV bits
+    /// clear, in order with the library's pings and closes), which an extension that transforms
+    /// frames (RFC 7692 permessage-deflate, RFC 6455 §9) would have to see. Tests hold this.
+    static func webSocketConfiguration(_ limits: ChatConfig.Limits) -> WebSocketServerConfiguration {
+        WebSocketServerConfiguration(maxFrameSize: limits.maxFrameBytes, extensions: [],
+                                     autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(3))
     }
 }
 

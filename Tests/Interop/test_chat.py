@@ -158,6 +158,10 @@ def test_presence_send_receive(chat):
     async def scenario():
         ada, joined = await Client.join(chat, "ada")
         assert joined["state"] == "open" and joined["presence"]["count"] == 1
+        # websockets offers permessage-deflate (RFC 7692); the chat writes finished frames
+        # straight to the socket (RawFrameWriter), so it must negotiate no extension at all.
+        assert "permessage-deflate" in (ada.ws.request.headers.get("Sec-WebSocket-Extensions") or "")
+        assert ada.ws.response.headers.get("Sec-WebSocket-Extensions") is None
         bob, joined = await Client.join(chat, "bob")
         assert joined["presence"]["count"] == 2
         assert sorted(m["name"] for m in joined["presence"]["members"]) == ["ada", "bob"]
