@@ -4,9 +4,14 @@ import OnAirHLS
 
 /// LL-HLS requests on the engine's loop.
 extension RelayEngine {
-    /// The live presentation of `room`, or the one that ended there recently.
+    /// The live presentation of `room`, or the one that ended there recently. A publisher that
+    /// has not connected yet is not live (as `/api/streams` says): its branch is not served, or
+    /// a request for a session that never connects would be held and then answered 503.
     func hlsBranch(room: String) -> HLSBranch? {
-        plane.rooms[room]?.tap as? HLSBranch ?? endedHLS[room]?.branch
+        if let live = plane.rooms[room], live.publisher?.connectedAt != nil, let branch = live.tap as? HLSBranch {
+            return branch
+        }
+        return endedHLS[room]?.branch
     }
 
     /// `index.m3u8` of a room: the multivariant playlist of whatever stream is (or was) there,
