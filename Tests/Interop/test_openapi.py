@@ -342,7 +342,10 @@ checks.negative_data_rejection.enabled = false
 
     # The operations left out of the run.
     kick = f"{base}/api/streams/{ROOM}/kick"
-    whip_session = f"{base}/whip/{ROOM}/{session}"
+    # The publisher's own Location: /api/streams shows only the first 8 characters of its id.
+    location = publisher.wait_event("posted", timeout=5)["location"]
+    whip_session = location if location.startswith("http") else base + location
+    assert whip_session.rsplit("/", 1)[-1].startswith(session) and len(whip_session.rsplit("/", 1)[-1]) > len(session)
     assert validated(schema, "/api/streams/{room}/kick", "POST", call("POST", kick)).status_code == 401
     assert validated(schema, "/api/streams/{room}/kick", "POST", call(
         "POST", kick, headers={"Authorization": "Bearer wrong"})).status_code == 401

@@ -48,7 +48,7 @@ extension MediaPlane {
             room: id,
             live: publisher?.connectedAt != nil,
             publisher: publisher.map {
-                .init(sessionID: $0.id, state: $0.peer.state.rawValue, address: $0.destination?.address.description)
+                .init(sessionID: String($0.id.prefix(8)), state: $0.peer.state.rawValue, address: $0.destination?.address.description)
             },
             viewers: room.viewers.filter { $0.connectedAt != nil }.count,
             peakViewers: room.peakViewers,
