@@ -72,7 +72,7 @@ struct DeliveryPruner: Service, CustomStringConvertible {
     let logger: Logger
 
     func run() async throws {
-        while !Task.isShuttingDownGracefully {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {  // cancelled: the sleep below returns at once
             let cutoff = clock.milliseconds() - Int64(keepHours * 3_600_000)
             if let forgotten = try? await store.forgetDeliveries(receivedBefore: cutoff), forgotten > 0 {
                 logger.debug("forgot \(forgotten) webhook ids")
