@@ -273,3 +273,36 @@ def test_relay_kill9_with_pending_delivery_delivers_after_restart(procs, tmp_pat
     order = [e["webhook_id"] for e in receiver.events]
     assert order.index(started["webhook_id"]) < order.index(ended["webhook_id"]), "per-subscriber order kept"
     assert restarted.process.poll() is None
+
+
+def test_api_subscription_signs_with_the_callers_own_secret(procs, tmp_path):
+    """POST /api/webhooks with a receiver's own `whsec_` secret (as Svix takes one): every
+    delivery verifies with that secret in PyPI standardwebhooks. The relay used to ignore it and
+    sign with one of its own ("No matching signature found"). A malformed secret, an unknown or
+    mistyped field is refused with 422 naming it; a body that is not JSON with 400."""
+    secret = "whsec_" + base64.b64encode(os.urandom(32)).decode()
+    own = Receiver(secret)
+    try:
+        env = {"ONAIR_ADMIN_TOKEN": ADMIN_TOKEN, "ONAIR_DATABASE": str(tmp_path / "relay.sqlite"),
+               "ONAIR_WEBHOOK_RETRY_SCHEDULE": RETRY_SCHEDULE}
+        relay = launch_relay(TARGET, procs, tmp_path, env)
+        api = f"{relay.base_url}/api/webhooks"
+        for body, status, words in (
+                (b'{"url": "' + own.url.encode() + b'", "secret": "whsec_!!"}', 422, "secret"),
+                (b'{"url": "' + own.url.encode() + b'", "secert": "' + secret.encode() + b'"}', 422, '"secert"'),
+                (b'{"url": 42}', 422, '"url"'),
+                (b'{"url": ', 400, "not JSON")):
+            answer = http("POST", api, body=body)
+            assert answer[0] == status and words in answer[1].decode(), answer
+        status, body = http("POST", api, body=json.dumps({"url": own.url, "events": ["stream.started", "stream.ended"],
+                                                          "secret": secret}).encode())
+        assert status == 201, body
+        assert json.loads(body)["secret"] == secret
+        publisher = publish(procs, relay)
+        own.wait_for(of_type("stream.started"), 5, "stream.started signed with the caller's secret")
+        publisher.signal(signal.SIGTERM)
+        assert publisher.wait(15) is not None
+        own.wait_for(of_type("stream.ended", reason="publisher_deleted"), 5, "stream.ended signed with the caller's secret")
+        assert not own.failures, own.failures
+    finally:
+        own.close()
