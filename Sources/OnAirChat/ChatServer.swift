@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import OnAirHTTP
 import ServiceLifecycle
 
 /// Wires the chat sidecar together: the store, the room directory (a service owning every
@@ -40,11 +41,19 @@ public struct ChatServer: Sendable {
             logger.warning("no webhook secret: POST /hooks/relay answers 503 and rooms never close (set ONAIR_CHAT_WEBHOOK_SECRET)")
         }
         let pruner = DeliveryPruner(store: store, keepHours: config.webhooks.dedupeHours, clock: clock, logger: logger)
+        let webSocketResponder = ChatRouter.webSocket(services).buildResponder()
+        let webSocket = Self.webSocketConfiguration(config.limits)
+        // Request head and idle timeouts (http.request_head_timeout_seconds, idle_timeout_seconds),
+        // and an answer to a first request the parser refuses (the upgrade pipeline gives none).
+        let guards = HTTPConnectionGuards(requestHeadTimeoutSeconds: config.http.requestHeadTimeoutSeconds,
+                                          idleTimeoutSeconds: config.http.idleTimeoutSeconds,
+                                          answersFirstRequestParseErrors: true)
         return Application(
             router: ChatRouter.http(services, webhooks: webhooks),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: ChatRouter.webSocket(services),
-                configuration: .init(ws: Self.webSocketConfiguration(config.limits))),
+            server: .guarded(guards) { responder in
+                HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                             configuration: .init(ws: webSocket))
+            },
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir-chat"),
             services: [directory, pruner],
             onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },

@@ -1,8 +1,10 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
 import OnAirDTLS
+import OnAirHTTP
 import ServiceLifecycle
 
 /// Wires the relay together: the UDP media plane (one socket, one event loop, the
@@ -43,9 +45,13 @@ public struct RelayServer: Sendable {
         let udpPort = socket.localPort
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [
-                HLSFastPathHandler(engine: engine, cors: RelayRouter.corsPolicy(config)),
-            ])),
+            // Request head and idle timeouts (http.request_head_timeout_seconds, idle_timeout_seconds).
+            server: .guarded(.init(requestHeadTimeoutSeconds: config.http.requestHeadTimeoutSeconds,
+                                   idleTimeoutSeconds: config.http.idleTimeoutSeconds)) { responder in
+                HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [
+                    HLSFastPathHandler(engine: engine, cors: RelayRouter.corsPolicy(config)),
+                ]))
+            },
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir"),
             onServerRunning: { channel in
                 onReady(channel.localAddress?.port ?? 0, udpPort)

@@ -19,6 +19,12 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         /// Origins allowed to call the REST API and open WebSockets from a browser; `["*"]` allows any
         /// (the viewer page is served by the relay, on another origin).
         public var corsOrigins = ["*"]
+        /// Seconds a new connection has to send a complete request head (idle sockets,
+        /// slowloris); 0 = no limit.
+        public var requestHeadTimeoutSeconds = 10.0
+        /// Seconds a connection may stay silent both ways before it is closed; 0 = no limit.
+        /// Must exceed the WebSocket ping interval (30 s).
+        public var idleTimeoutSeconds = 60.0
 
         public init() {}
 
@@ -27,9 +33,14 @@ public struct ChatConfig: Codable, Sendable, Equatable {
             host = try c.value(.host, default: host)
             port = try c.value(.port, default: port)
             corsOrigins = try c.value(.corsOrigins, default: corsOrigins)
+            requestHeadTimeoutSeconds = try c.value(.requestHeadTimeoutSeconds, default: requestHeadTimeoutSeconds)
+            idleTimeoutSeconds = try c.value(.idleTimeoutSeconds, default: idleTimeoutSeconds)
         }
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case host, port, corsOrigins = "cors_origins" }
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case host, port, corsOrigins = "cors_origins"
+            case requestHeadTimeoutSeconds = "request_head_timeout_seconds", idleTimeoutSeconds = "idle_timeout_seconds"
+        }
     }
 
     public struct Database: Codable, Sendable, Equatable {

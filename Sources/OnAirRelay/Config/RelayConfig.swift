@@ -27,6 +27,12 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         public var corsOrigins = ["*"]
         /// Base URL the relay is reached at from outside, for absolute links (optional).
         public var publicURL: String? = nil
+        /// Seconds a new connection has to send a complete request head (idle sockets,
+        /// slowloris); 0 = no limit.
+        public var requestHeadTimeoutSeconds = 10.0
+        /// Seconds a connection may stay silent both ways before it is closed; 0 = no limit.
+        /// Must exceed the longest blocking LL-HLS hold (3 x hls.segment_target_seconds).
+        public var idleTimeoutSeconds = 60.0
 
         public init() {}
 
@@ -36,9 +42,14 @@ public struct RelayConfig: Codable, Sendable, Equatable {
             port = try c.value(.port, default: port)
             corsOrigins = try c.value(.corsOrigins, default: corsOrigins)
             publicURL = try c.value(.publicURL, default: publicURL)
+            requestHeadTimeoutSeconds = try c.value(.requestHeadTimeoutSeconds, default: requestHeadTimeoutSeconds)
+            idleTimeoutSeconds = try c.value(.idleTimeoutSeconds, default: idleTimeoutSeconds)
         }
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case host, port, corsOrigins = "cors_origins", publicURL = "public_url" }
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case host, port, corsOrigins = "cors_origins", publicURL = "public_url"
+            case requestHeadTimeoutSeconds = "request_head_timeout_seconds", idleTimeoutSeconds = "idle_timeout_seconds"
+        }
     }
 
     public struct Media: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import OnAirDecoding
+import OnAirWire
 import Yams
 
 /// Loads ``RelayConfig``: defaults, then the YAML file (if any), then environment variables.
@@ -121,6 +122,10 @@ public enum RelayConfigLoader {
         guard (1...65535).contains(config.http.port) else { throw Problem(description: "http.port \(config.http.port) is not a port (1-65535)") }
         guard (0...65535).contains(config.media.udpPort) else { throw Problem(description: "media.udp_port \(config.media.udpPort) is not a port") }
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
+        let hold = 3 * config.hls.segmentTarget.seconds  // the longest blocking LL-HLS playlist request
+        guard config.http.idleTimeoutSeconds <= 0 || config.http.idleTimeoutSeconds > hold else {
+            throw Problem(description: "http.idle_timeout_seconds \(config.http.idleTimeoutSeconds) must exceed 3 x hls.segment_target_seconds (\(hold)), or be 0 (no limit)")
+        }
         guard config.limits.maxBodyBytes >= 1024 else { throw Problem(description: "limits.max_body_bytes must be at least 1024") }
         guard config.limits.maxMediaLoad > 0 && config.limits.maxMediaLoad <= 1 else {
             throw Problem(description: "limits.max_media_load \(config.limits.maxMediaLoad) must be above 0 and at most 1 (1 = no check)")

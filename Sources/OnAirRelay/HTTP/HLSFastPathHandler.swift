@@ -131,10 +131,9 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 routerOutstanding += 1
                 forward(.head(head), context: context)
                 forward(.end(nil), context: context)
-                if readCompletePending {
-                    readCompletePending = false
-                    context.fireChannelReadComplete()
-                }
+                // Requests pipelined behind this one go on too (they waited here for good
+                // before: GET /a, GET /hls/x, GET /b in one write left /b unanswered).
+                replayQueued(context: context)
                 return
             }
             route = parsed
@@ -209,7 +208,11 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        // Pipelined requests that waited for this answer.
+        replayQueued(context: context)
+    }
+
+    /// Pipelined requests that waited for the one just answered or handed to the router.
+    private func replayQueued(context: ChannelHandlerContext) {
         while current?.complete != true, !queued.isEmpty {
             route(queued.removeFirst(), context: context)
         }
