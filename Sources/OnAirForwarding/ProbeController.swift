@@ -21,10 +21,8 @@ public struct ProbeController: Sendable {
         public var duration: Duration = .milliseconds(700)
         /// How long after that congestion still counts against the probe.
         public var grace: Duration = .milliseconds(400)
-        /// The wait after a failure, from the failed probe's start: doubled by each failure.
+        /// The wait after a failure's verdict: doubled by each failure.
         public var initialBackoff: Duration = .seconds(2)
-        /// The least wait from a failure's verdict.
-        public var minimumWaitAfterFailure: Duration = .milliseconds(500)
         public var maximumBackoff: Duration = .seconds(8)
         /// The wait after a probe that got through: short, so that a climb in steps goes on.
         public var afterSuccess: Duration = .milliseconds(200)
@@ -208,13 +206,14 @@ public struct ProbeController: Sendable {
     private mutating func fail(_ cause: Failure, now: MonoTime) -> Outcome {
         failedRate = active?.rate
         lastFailure = cause
-        // The wait counts from the failed probe's start: a verdict that waited for its queue's
-        // report does not stretch the cycle, and the queue has drained by then.
-        let start = active?.start ?? now
+        // The wait counts from the verdict: until then the rate sent still holds what the
+        // failed probe cost (the viewer's NACKs of what it lost, resent), and a climb restarted
+        // from it at once overshoots again (seen: 1.47 Mbit/s failed on a 1 Mbit/s link, then
+        // 2.04 Mbit/s one second later, a 2.8 s freeze).
         finish(now: now)
         failed += 1
         inconclusiveInRow = 0
-        nextAttempt = max(start + backoff, now + settings.minimumWaitAfterFailure)
+        nextAttempt = now + backoff
         backoff = min(backoff * 2, settings.maximumBackoff)
         return .failed
     }

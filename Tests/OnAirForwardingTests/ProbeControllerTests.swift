@@ -46,22 +46,20 @@ struct ProbeControllerTests {
         probe.start(rate: 1_500_000, measuresDelivery: true, now: t0)
         var (outcome, now) = verdict(&probe, from: t0, delivered: 1_000_000)
         #expect(outcome == .failed)
-        // The wait counts from the failed probe's start.
-        #expect(!probe.mayStart(now: t0 + .milliseconds(1_900)) && probe.mayStart(now: t0 + .seconds(2)))
+        #expect(!probe.mayStart(now: now + .milliseconds(1_900)) && probe.mayStart(now: now + .seconds(2)))
         // A lower probe passes: the climb goes on, and the next failure waits twice as long.
-        now = t0 + .seconds(2)
+        now = now + .seconds(2)
         probe.start(rate: 1_000_000, measuresDelivery: true, now: now)
         (outcome, now) = verdict(&probe, from: now, delivered: 1_050_000)
         #expect(outcome == .succeeded(rate: 1_000_000))
         #expect(probe.failedRate == 1_500_000 && probe.mayStart(now: now + .milliseconds(200)))
         now = now + .milliseconds(200)
-        let start = now
         probe.start(rate: 1_500_000, measuresDelivery: true, now: now)
         (outcome, now) = verdict(&probe, from: now, delivered: 1_000_000)
         #expect(outcome == .failed)
-        #expect(!probe.mayStart(now: start + .milliseconds(3_900)) && probe.mayStart(now: start + .seconds(4)))
+        #expect(!probe.mayStart(now: now + .milliseconds(3_900)) && probe.mayStart(now: now + .seconds(4)))
         // A probe at the rate that failed passes: climbing goes on at once again.
-        now = start + .seconds(4)
+        now = now + .seconds(4)
         probe.start(rate: 1_500_000, measuresDelivery: true, now: now)
         (outcome, now) = verdict(&probe, from: now, delivered: 1_600_000)
         #expect(outcome == .succeeded(rate: 1_500_000))
