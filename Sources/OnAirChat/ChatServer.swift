@@ -66,8 +66,11 @@ public struct ChatServer: Sendable {
     /// frames (RFC 7692 permessage-deflate, RFC 6455 §9) would have to see. Tests hold this.
     static func webSocketConfiguration(_ limits: ChatConfig.Limits) -> WebSocketServerConfiguration {
         WebSocketServerConfiguration(maxFrameSize: limits.maxFrameBytes, extensions: [],
-                                     autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(3))
+                                     autoPing: .enabled(timePeriod: .seconds(webSocketPingSeconds)), closeTimeout: .seconds(3))
     }
+
+    /// How often an idle WebSocket is pinged: `http.idle_timeout_seconds` must exceed it.
+    static let webSocketPingSeconds: Int64 = 30
 }
 
 /// Forgets webhook ids older than `webhooks.dedupe_hours`, hourly (a replay that old fails

@@ -23,7 +23,7 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         /// slowloris); 0 = no limit.
         public var requestHeadTimeoutSeconds = 10.0
         /// Seconds a connection may stay silent both ways before it is closed; 0 = no limit.
-        /// Must exceed the WebSocket ping interval (30 s).
+        /// Must exceed the WebSocket ping interval (``ChatServer/webSocketPingSeconds``, 30 s).
         public var idleTimeoutSeconds = 60.0
 
         public init() {}

@@ -80,8 +80,9 @@ public enum ChatConfigLoader {
             throw Problem(description: "http.port \(config.http.port) is not a port (0-65535)")
         }
         guard !config.database.path.isEmpty else { throw Problem(description: "database.path is empty") }
-        guard config.http.idleTimeoutSeconds <= 0 || config.http.idleTimeoutSeconds > 30 else {
-            throw Problem(description: "http.idle_timeout_seconds must exceed the 30 s WebSocket ping interval, or be 0 (no limit)")
+        let ping = Double(ChatServer.webSocketPingSeconds)
+        guard config.http.idleTimeoutSeconds <= 0 || config.http.idleTimeoutSeconds > ping else {
+            throw Problem(description: "http.idle_timeout_seconds must exceed the \(Int(ping)) s WebSocket ping interval, or be 0 (no limit)")
         }
         for (index, secret) in config.webhooks.secrets.enumerated() {
             do { _ = try WebhookSecret(secret) } catch {
