@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // L0: C system libraries (a modulemap + shim header each; no Swift).
@@ -97,6 +99,14 @@ let package = Package(
                 dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HTTPTypes", package: "swift-http-types")],
                 swiftSettings: strict),
+        // PostgreSQL for many nodes: database URLs, versioned migrations under an advisory lock,
+        // a LISTEN connection that reconnects, a batched NOTIFY doorbell. Shared by the relay and the chat.
+        .target(name: "OnAirPostgres",
+                dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"),
+                               .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
         .target(name: "OnAirRelay",
                 dependencies: [
                     "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
@@ -131,7 +141,8 @@ let package = Package(
 
         .target(name: "OnAirChat",
                 dependencies: [
-                    "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP", "OnAirChatProtocol",
+                    "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP", "OnAirChatProtocol", "OnAirPostgres",
+                    .product(name: "PostgresNIO", package: "postgres-nio"),
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "Hummingbird", package: "hummingbird"),
                     .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -226,8 +237,11 @@ let package = Package(
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirPayload"], swiftSettings: strict),
         .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast"], swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
+        .testTarget(name: "OnAirPostgresTests",
+                    dependencies: ["OnAirPostgres", "OnAirTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+                    swiftSettings: strict),
         .testTarget(name: "OnAirChatTests",
-                    dependencies: ["OnAirChat", "OnAirWebhooks", "OnAirChatProtocol",
+                    dependencies: ["OnAirChat", "OnAirWebhooks", "OnAirChatProtocol", "OnAirTestSupport", "OnAirPostgres",
                                    .product(name: "HummingbirdTesting", package: "hummingbird"),
                                    .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")],
                     swiftSettings: strict),

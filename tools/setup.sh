@@ -8,7 +8,7 @@ APT_PACKAGES=(
   pkg-config openssl libssl-dev libsqlite3-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
   libx264-dev libopus-dev libsrtp2-dev
-  ffmpeg chromium chromium-driver iproute2 nftables ethtool python3-venv curl
+  ffmpeg chromium chromium-driver iproute2 nftables ethtool python3-venv curl postgresql
 )
 
 missing=()
@@ -17,6 +17,11 @@ for p in "${APT_PACKAGES[@]}"; do
 done
 if ((${#missing[@]})); then
   echo "setup: installing system packages: ${missing[*]}"
+  if [[ " ${missing[*]} " == *" postgresql "* ]] && [ ! -e /etc/postgresql-common/createcluster.conf ]; then
+    # Tests start their own throwaway servers (tools/pg/throwaway.sh): no system cluster, no service.
+    mkdir -p /etc/postgresql-common/createcluster.d
+    echo "create_main_cluster = false" >/etc/postgresql-common/createcluster.d/onair-no-main-cluster.conf
+  fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

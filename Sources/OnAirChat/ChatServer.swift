@@ -3,6 +3,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import OnAirHTTP
+import OnAirPostgres
 import ServiceLifecycle
 
 /// Wires the chat sidecar together: the store, the room directory (a service owning every
@@ -19,20 +20,39 @@ public struct ChatServer: Sendable {
         self.clock = clock
     }
 
-    /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP port.
+    /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP port. With a PostgreSQL URL,
+    /// an unreachable server or a refused login ends the start with one line naming what to fix.
     public func run(onReady: @escaping @Sendable (_ port: Int) -> Void = { _ in }) async throws {
-        let store = try SQLiteChatStore(path: config.database.path)
-        let app = makeApplication(store: store, onReady: onReady)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        switch try DatabaseLocation(parsing: config.database.path) {
+        case .sqlite(let path):
+            let app = makeApplication(store: try SQLiteChatStore(path: path), onReady: onReady)
+            try await runServices([app])
+        case .postgres(let url):
+            let database = try SharedDatabase(url: url, logger: logger)
+            try await database.checkReachable()
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await database.run() }
+                let store = try await PostgresChatStore(database: database)
+                let link = PostgresClusterLink(database: database, logger: logger)
+                let app = makeApplication(store: store, cluster: link, onReady: onReady)
+                try await runServices([link, app])
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func runServices(_ services: [any Service]) async throws {
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 
     /// The application (routes + room directory service) on `store`; tests run it with
-    /// HummingbirdTesting.
-    public func makeApplication(store: any ChatStore, onReady: @escaping @Sendable (_ port: Int) -> Void = { _ in })
+    /// HummingbirdTesting. `cluster` links it to the other nodes on a shared database.
+    func makeApplication(store: any ChatStore, cluster: (any ChatClusterLink)? = nil,
+                         onReady: @escaping @Sendable (_ port: Int) -> Void = { _ in })
         -> Application<RouterResponder<ChatRequestContext>>
     {
-        let directory = RoomDirectory(store: store, config: config, logger: logger, clock: clock)
+        let directory = RoomDirectory(store: store, config: config, logger: logger, clock: clock, cluster: cluster)
         let services = ChatServices(config: config, store: store, directory: directory, clock: clock, logger: logger,
                                     connectionIDs: ConnectionIDs())
         let webhooks = WebhookReceiver(secrets: ChatConfigLoader.secrets(of: config), directory: directory,

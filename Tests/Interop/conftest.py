@@ -6,20 +6,25 @@ Environment:
   ONAIR_RELAY_BIN       our relay binary (default <repo>/.build/debug/relay)
   ONAIR_REFPEER_BIN     Pion reference relay (default /tmp/refpeer/bin/relay)
   ONAIR_INTEROP_LOGS=1  print relay/peer logs even when a test passes
+  ONAIR_PG_BIN          PostgreSQL binaries (default /usr/lib/postgresql/15/bin)
 Tests skip (with the reason) only when the relay binary is missing; anything else fails.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import socket
 import sys
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from harness import REPO, ManagedProcess, ProcessGroup, free_port, wait_for_tcp
+from pg import ThrowawayPostgres, new_dir
 
 TARGET = os.environ.get("ONAIR_INTEROP_TARGET", "onair").strip().lower()
 RELAY_HARD_TIMEOUT = 300  # seconds; no test runs that long
@@ -114,6 +119,29 @@ def procs(request, tmp_path):
 @pytest.fixture
 def relay(procs, tmp_path) -> Relay:
     return launch_relay(TARGET, procs, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory) -> ThrowawayPostgres:
+    """One throwaway PostgreSQL server for the whole run (tools/pg/throwaway.sh). It lives under
+    /tmp, not tmp_path (as root it runs as `postgres`, which cannot enter pytest's root-only
+    tmp dirs); its log is kept in the run's tmp dir as postgres0/server.log."""
+    server = ThrowawayPostgres()
+    server.start(new_dir())
+    try:
+        yield server
+    finally:
+        with contextlib.suppress(OSError):  # the log is a nicety; stopping is not
+            shutil.copy(server.dir / "server.log", tmp_path_factory.mktemp("postgres"))
+        server.stop()
+
+
+@pytest.fixture
+def pg_database(postgres) -> str:
+    """The URL of a fresh, empty database of this test's own on the shared server."""
+    if postgres.paused:  # an earlier test's outage that never ended
+        postgres.resume()
+    return postgres.createdb(f"t_{uuid.uuid4().hex[:8]}")
 
 
 @pytest.hookimpl(hookwrapper=True)

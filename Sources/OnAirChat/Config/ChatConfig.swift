@@ -44,13 +44,19 @@ public struct ChatConfig: Codable, Sendable, Equatable {
     }
 
     public struct Database: Codable, Sendable, Equatable {
-        /// SQLite file holding messages, room states and seen webhook ids. `:memory:` keeps
-        /// nothing across restarts (tests only).
+        /// Where messages, room states and seen webhook ids live: a SQLite file (one node;
+        /// `:memory:` keeps nothing across restarts, tests only) or a `postgres://` URL (a
+        /// database that several chat nodes share). YAML: `database: <path or URL>`, or the
+        /// older `database: {path: ...}`.
         public var path = "chat.sqlite"
 
         public init() {}
 
         public init(from decoder: any Decoder) throws {
+            if let single = try? decoder.singleValueContainer(), let text = try? single.decode(String.self) {
+                path = text
+                return
+            }
             let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
             path = try c.value(.path, default: path)
         }

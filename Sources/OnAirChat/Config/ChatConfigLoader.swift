@@ -1,5 +1,6 @@
 import Foundation
 import OnAirDecoding
+import OnAirPostgres
 import OnAirWebhooks
 import Yams
 
@@ -79,7 +80,9 @@ public enum ChatConfigLoader {
         guard (0...65535).contains(config.http.port) else {
             throw Problem(description: "http.port \(config.http.port) is not a port (0-65535)")
         }
-        guard !config.database.path.isEmpty else { throw Problem(description: "database.path is empty") }
+        do { _ = try DatabaseLocation(parsing: config.database.path) } catch {
+            throw Problem(description: "database: \(error)")
+        }
         let ping = Double(ChatServer.webSocketPingSeconds)
         guard config.http.idleTimeoutSeconds <= 0 || config.http.idleTimeoutSeconds > ping else {
             throw Problem(description: "http.idle_timeout_seconds must exceed the \(Int(ping)) s WebSocket ping interval, or be 0 (no limit)")

@@ -19,6 +19,8 @@ enum RoomCommand: Sendable {
     case snapshot(Reply<RoomSnapshot>)
     /// Time to send the batched presence changes.
     case flushPresence
+    /// Another node changed the room up to message `newestID` (nil: it may have, re-read).
+    case catchUp(newestID: Int64?)
 }
 
 struct JoinRequest: Sendable {

@@ -14,9 +14,12 @@ public final class RoomDirectory: Service, Sendable, CustomStringConvertible {
     let config: ChatConfig
     let logger: Logger
     let clock: WallClock
+    let cluster: (any ChatClusterLink)?
 
-    public init(store: any ChatStore, config: ChatConfig, logger: Logger, clock: WallClock = .system) {
+    init(store: any ChatStore, config: ChatConfig, logger: Logger, clock: WallClock = .system,
+         cluster: (any ChatClusterLink)? = nil) {
         self.store = store
+        self.cluster = cluster
         self.config = config
         self.logger = logger
         self.clock = clock
@@ -35,7 +38,11 @@ public final class RoomDirectory: Service, Sendable, CustomStringConvertible {
             record = existing
         }
         let (room, isNew) = await registry.insert(ChatRoom(id: id))
-        if isNew { spawner.yield((room, record)) }
+        if isNew {
+            spawner.yield((room, record))
+            // Another node may have changed the room between the read above and the insert.
+            if cluster != nil { room.submit(.catchUp(newestID: nil)) }
+        }
         return room
     }
 
@@ -51,8 +58,20 @@ public final class RoomDirectory: Service, Sendable, CustomStringConvertible {
                 spawner.finish()
                 for room in await registry.closeAll() { room.finish() }
             }
+            if let cluster {
+                group.addTask { [registry] in
+                    // Other nodes' changes reach the rooms loaded here; the others read the store when loaded.
+                    for await change in cluster.changes {
+                        switch change {
+                        case .room(let id, let newestID): await registry.room(id)?.submit(.catchUp(newestID: newestID))
+                        case .everything: for room in await registry.all() { room.submit(.catchUp(newestID: nil)) }
+                        }
+                    }
+                }
+            }
             for await (room, record) in spawned {
-                let worker = RoomWorker(room: room, record: record, store: store, config: config, logger: logger, clock: clock)
+                let worker = RoomWorker(room: room, record: record, store: store, config: config, logger: logger, clock: clock,
+                                        cluster: cluster)
                 group.addTask {
                     var worker = worker
                     await worker.run()
@@ -75,6 +94,8 @@ public final class RoomDirectory: Service, Sendable, CustomStringConvertible {
             rooms[room.id] = room
             return (room, !closed)
         }
+
+        func all() -> [ChatRoom] { Array(rooms.values) }
 
         func closeAll() -> [ChatRoom] {
             closed = true

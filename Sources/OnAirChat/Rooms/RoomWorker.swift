@@ -12,11 +12,14 @@ struct RoomWorker {
     let config: ChatConfig
     let logger: Logger
     let clock: WallClock
+    let cluster: (any ChatClusterLink)?
 
     private var record: RoomRecord
     private var members: [UInt64: Member] = [:]
     private var fanOut = FanOut()
     private var presence = PresenceBatch()
+    /// The newest system message fanned out (the `room.closed` / `room.opened` frames name it).
+    private var lastSystemMessageID: Int64?
     private let encoder: FrameEncoder
 
     struct Member {
@@ -24,8 +27,10 @@ struct RoomWorker {
         var outlet: ChatOutlet
     }
 
-    init(room: ChatRoom, record: RoomRecord, store: any ChatStore, config: ChatConfig, logger: Logger, clock: WallClock) {
+    init(room: ChatRoom, record: RoomRecord, store: any ChatStore, config: ChatConfig, logger: Logger, clock: WallClock,
+         cluster: (any ChatClusterLink)? = nil) {
         self.room = room
+        self.cluster = cluster
         self.record = record
         self.store = store
         self.config = config
@@ -54,6 +59,7 @@ struct RoomWorker {
         case .streamEvent(let event, let delivery, let reply): reply(await apply(event, delivery))
         case .snapshot(let reply): reply(RoomSnapshot(record: record, presence: members.count))
         case .flushPresence: flushPresence(scheduled: true)
+        case .catchUp(let newestID): await catchUp(newestID: newestID)
         }
     }
 
@@ -62,11 +68,15 @@ struct RoomWorker {
     private mutating func join(_ request: JoinRequest) async {
         let outlet = request.outlet
         let page: MessagePage
+        // History ends at the newest message this worker has fanned out: newer ones (written on
+        // another node) reach the joiner through the fan-out, once, in order.
+        let newest = record.lastMessageID
         do {
             if let after = request.after {
-                page = try await store.page(room: room.id, .after(id: after, limit: config.rooms.resumeLimit))
+                page = Self.bounded(try await store.page(room: room.id, .after(id: after, limit: config.rooms.resumeLimit)),
+                                    newest: newest)
             } else {
-                page = try await store.page(room: room.id, .latest(limit: config.rooms.historyOnJoin))
+                page = try await store.page(room: room.id, .before(id: newest + 1, limit: config.rooms.historyOnJoin))
             }
         } catch {
             logger.error("history read failed on join: \(error)")
@@ -86,6 +96,12 @@ struct RoomWorker {
         outlet.send(encoder.encode(.joined(joined)))
         fanOut.add(outlet)
         flushPresence(scheduled: false)
+    }
+
+    /// An `after` page cut at `newest` (what lies beyond comes through the fan-out).
+    static func bounded(_ page: MessagePage, newest: Int64) -> MessagePage {
+        let kept = page.messages.prefix { $0.id <= newest }
+        return kept.count == page.messages.count ? page : MessagePage(messages: Array(kept), more: false)
     }
 
     private mutating func leave(_ id: UInt64) {
@@ -142,12 +158,79 @@ struct RoomWorker {
         let draft = MessageDraft(room: room.id, kind: .user, name: member.info.name, text: text, at: clock.milliseconds())
         do {
             let message = try await store.append(draft)
-            record.lastMessageID = message.id
+            await fanOutWritten(message)
             member.outlet.send(encoder.encode(.ack(ref: ref, id: message.id)))
-            fanOut.broadcast(encoder.encode(.message(message)))
+        } catch ChatStoreError.roomClosed(let current) {
+            await adopt(current)
+            member.outlet.send(encoder.encode(.error(code: .roomClosed, message: closedMessage, ref: ref)))
         } catch {
             logger.error("append failed: \(error)")
-            member.outlet.send(encoder.encode(.error(code: .internalError, message: "the message was not stored, try again", ref: ref)))
+            member.outlet.send(encoder.encode(.error(code: .internalError, message: "the message was not stored (\(error)), try again",
+                                                     ref: ref)))
+        }
+    }
+
+    /// Fans out a message this node wrote, after any that other nodes wrote before it (their
+    /// ids are below it and already committed), and rings the other nodes.
+    private mutating func fanOutWritten(_ message: ChatMessage) async {
+        if message.id > record.lastMessageID + 1 { await fanOutStored(upTo: message.id - 1) }
+        record.lastMessageID = max(record.lastMessageID, message.id)
+        if message.kind == .system { lastSystemMessageID = message.id }
+        fanOut.broadcast(encoder.encode(.message(message)))
+        cluster?.announce(room: room.id, newestID: message.id)
+    }
+
+    /// Fans out stored messages after the last one fanned out, up to `limit` (nil: all).
+    private mutating func fanOutStored(upTo limit: Int64?) async {
+        while limit.map({ record.lastMessageID < $0 }) ?? true {
+            let page: MessagePage
+            do {
+                page = try await store.page(room: room.id, .after(id: record.lastMessageID, limit: 500))
+            } catch {
+                logger.error("catch-up read failed: \(error)")
+                return
+            }
+            for message in page.messages where limit.map({ message.id <= $0 }) ?? true {
+                fanOut.broadcast(encoder.encode(.message(message)))
+                record.lastMessageID = message.id
+                if message.kind == .system { lastSystemMessageID = message.id }
+            }
+            if !page.more { return }
+        }
+    }
+
+    /// Another node changed the room: fan out its messages, then its new state.
+    private mutating func catchUp(newestID: Int64?) async {
+        if let newestID, newestID <= record.lastMessageID { return }
+        let current: RoomRecord?
+        do {
+            current = try await store.room(room.id)
+        } catch {
+            logger.error("catch-up read failed: \(error)")
+            return
+        }
+        if let current { await adopt(current) }
+    }
+
+    /// Takes `current` (read from the store) as the room's record: messages up to its newest
+    /// are fanned out first, then a changed state is announced as this node would announce its own.
+    private mutating func adopt(_ current: RoomRecord) async {
+        await fanOutStored(upTo: current.lastMessageID)
+        let before = record.state
+        let fannedOut = record.lastMessageID
+        record = current
+        record.lastMessageID = max(fannedOut, current.lastMessageID)
+        announceStateChange(from: before, message: nil)
+    }
+
+    private func announceStateChange(from before: RoomRecord.State, message: ChatMessage?) {
+        if before == .open && record.state == .closed {
+            logger.info("room closed: stream ended (\(record.closedReason ?? "unknown"))")
+            fanOut.broadcast(encoder.encode(.roomClosed(room: room.id, reason: record.closedReason ?? "unknown",
+                                                        messageID: message?.id ?? lastSystemMessageID)))
+        } else if before == .closed && record.state == .open {
+            logger.info("room reopened: stream started")
+            fanOut.broadcast(encoder.encode(.roomOpened(room: room.id, messageID: message?.id ?? lastSystemMessageID)))
         }
     }
 
@@ -155,9 +238,11 @@ struct RoomWorker {
         guard record.state == .open else { return .failure(.closed(reason: record.closedReason)) }
         do {
             let message = try await store.append(draft)
-            record.lastMessageID = message.id
-            fanOut.broadcast(encoder.encode(.message(message)))
+            await fanOutWritten(message)
             return .success(message)
+        } catch ChatStoreError.roomClosed(let current) {
+            await adopt(current)
+            return .failure(.closed(reason: record.closedReason))
         } catch {
             logger.error("bot append failed: \(error)")
             return .failure(.storeFailed("\(error)"))
@@ -181,16 +266,15 @@ struct RoomWorker {
         }
         guard case .applied(let updated, let message) = outcome else { return .success(outcome) }
         let before = record.state
-        record = updated
-        if let message { fanOut.broadcast(encoder.encode(.message(message))) }
-        if before == .open && updated.state == .closed {
-            logger.info("room closed: stream ended (\(updated.closedReason ?? "unknown"))")
-            fanOut.broadcast(encoder.encode(.roomClosed(room: room.id, reason: updated.closedReason ?? "unknown",
-                                                        messageID: message?.id)))
-        } else if before == .closed && updated.state == .open {
-            logger.info("room reopened: stream started")
-            fanOut.broadcast(encoder.encode(.roomOpened(room: room.id, messageID: message?.id)))
+        if let message {
+            await fanOutWritten(message)
+        } else if updated.lastMessageID > record.lastMessageID {
+            await fanOutStored(upTo: updated.lastMessageID)
         }
+        let fannedOut = record.lastMessageID
+        record = updated
+        record.lastMessageID = max(fannedOut, updated.lastMessageID)
+        announceStateChange(from: before, message: message)
         return .success(outcome)
     }
 }

@@ -1,8 +1,9 @@
 import OnAirChatProtocol
-/// Where messages, room states and seen webhook ids live. SQLite today
-/// (``SQLiteChatStore``); the protocol is the seam for PostgreSQL later. Every method is one
-/// transaction. Message ids are per room, 1, 2, 3, ..., assigned in the transaction that
-/// writes the message, never reused.
+/// Where messages, room states and seen webhook ids live: one SQLite file
+/// (``SQLiteChatStore``) or a PostgreSQL database shared by several nodes
+/// (``PostgresChatStore``). Every method is one transaction. Message ids are per room,
+/// 1, 2, 3, ..., assigned in the transaction that writes the message, never reused, never
+/// skipped.
 public protocol ChatStore: Sendable {
     /// The room, or nil if nothing ever named it.
     func room(_ id: String) async throws -> RoomRecord?
@@ -10,7 +11,8 @@ public protocol ChatStore: Sendable {
     /// The room, created (open, no messages) when missing.
     func ensureRoom(_ id: String, now: Int64) async throws -> RoomRecord
 
-    /// Writes a message (creating its room if needed) and returns it with its id.
+    /// Writes a message (creating its room if needed) and returns it with its id; throws
+    /// ``ChatStoreError/roomClosed(_:)`` if the room is closed (whichever node closed it).
     func append(_ draft: MessageDraft) async throws -> ChatMessage
 
     /// A page of a room's messages in ascending id order (empty for an unknown room).

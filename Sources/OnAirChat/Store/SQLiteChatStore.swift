@@ -33,6 +33,7 @@ public final class SQLiteChatStore: ChatStore {
     public func append(_ draft: MessageDraft) async throws -> ChatMessage {
         try await writer.write { db in
             var room = try Self.ensureRoom(db, draft.room, now: draft.at)
+            guard room.state == .open else { throw ChatStoreError.roomClosed(room) }
             return try Self.insert(db, draft, into: &room)
         }
     }

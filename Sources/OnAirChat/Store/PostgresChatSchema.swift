@@ -1,0 +1,42 @@
+import OnAirPostgres
+
+/// The chat's tables in a shared PostgreSQL database (prefixed `chat_`: the relay's may live
+/// in the same database). Append migrations; never edit a shipped one.
+enum PostgresChatSchema {
+    static let migrator = SchemaMigrator(scope: "chat", migrations: [
+        SchemaMigration(version: 1, name: "rooms, messages, webhook deliveries", statements: [
+            """
+            CREATE TABLE chat_room (
+                id text PRIMARY KEY,
+                state text NOT NULL,
+                last_message_id bigint NOT NULL DEFAULT 0,
+                generation bigint,
+                sequence bigint,
+                closed_reason text,
+                viewers bigint,
+                created_at bigint NOT NULL,
+                updated_at bigint NOT NULL)
+            """,
+            """
+            CREATE TABLE chat_message (
+                room text NOT NULL,
+                id bigint NOT NULL,
+                kind text NOT NULL,
+                name text NOT NULL,
+                text text NOT NULL,
+                at bigint NOT NULL,
+                event text,
+                reason text,
+                PRIMARY KEY (room, id))
+            """,
+            """
+            CREATE TABLE chat_webhook_delivery (
+                id text PRIMARY KEY,
+                room text NOT NULL,
+                type text NOT NULL,
+                received_at bigint NOT NULL)
+            """,
+            "CREATE INDEX chat_webhook_delivery_received_at ON chat_webhook_delivery (received_at)",
+        ]),
+    ])
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A real PostgreSQL server for tests, started once per test process through
+/// `tools/pg/throwaway.sh` (initdb into a temporary directory, a free 127.0.0.1 port) and
+/// removed by the script's watchdog when the process ends. Each test takes a database of its
+/// own with ``database()``.
+public final class ThrowawayPostgres: Sendable {
+    public let directory: String
+    /// `postgres://onair:onair@127.0.0.1:PORT/onair`
+    public let url: String
+
+    /// The server of this process, started on first use.
+    public static func shared() throws -> ThrowawayPostgres {
+        try lock.withLock {
+            if let server = started { return server }
+            let server = try ThrowawayPostgres()
+            started = server
+            return server
+        }
+    }
+
+    /// A fresh empty database on the shared server: its URL.
+    public static func database() throws -> String {
+        try shared().createDatabase()
+    }
+
+    /// A server of its own (for tests that stop it), removed by ``stop()`` or at process end.
+    public static func start() throws -> ThrowawayPostgres {
+        try ThrowawayPostgres()
+    }
+
+    nonisolated(unsafe) private static var started: ThrowawayPostgres?
+    private static let lock = NSLock()
+
+    static var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("tools/pg/throwaway.sh").path
+    }
+
+    private init() throws {
+        // Under /tmp: the server runs as the postgres user when tests run as root, and must reach it.
+        directory = "/tmp/onair-pg-swift-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        url = try Self.run(["start", directory, "--watch", "\(getpid())"])
+    }
+
+    public func createDatabase() throws -> String {
+        try Self.run(["createdb", directory, "t_\(UInt64.random(in: 0...UInt64.max) % 1_000_000_000_000)"])
+    }
+
+    /// Stops the server keeping its data (a database outage), or starts it again.
+    public func pause() throws { _ = try Self.run(["pause", directory]) }
+    public func resume() throws { _ = try Self.run(["resume", directory]) }
+    public func stop() throws { _ = try Self.run(["stop", directory]) }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs the script; its stdout (one line) or a failure carrying its stderr. Through
+    /// `system(3)`, which waits for exactly its child: Foundation's `Process.waitUntilExit`
+    /// never returned here once the script had left its detached watchdog behind.
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> String {
+        let base = "/tmp/onair-pg-run-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(base + ".out"); unlink(base + ".err") }
+        let quoted = ([script] + arguments).map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }.joined(separator: " ")
+        let status = system("/bin/bash \(quoted) >\(base).out 2>\(base).err </dev/null")
+        let output = (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            let errors = (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
+            throw Failure(description: "throwaway.sh \(arguments.joined(separator: " ")) failed (status \(status)): \(errors)")
+        }
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
