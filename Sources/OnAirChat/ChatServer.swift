@@ -35,7 +35,7 @@ public struct ChatServer: Sendable {
                 let store = try await PostgresChatStore(database: database)
                 let link = PostgresClusterLink(database: database, logger: logger)
                 let app = makeApplication(store: store, cluster: link, onReady: onReady)
-                try await runServices([link, app])
+                try await runServices([app])
                 group.cancelAll()
             }
         }
@@ -75,7 +75,7 @@ public struct ChatServer: Sendable {
                                              configuration: .init(ws: webSocket))
             },
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir-chat"),
-            services: [directory, pruner],
+            services: [directory, pruner] + ((cluster as? any Service).map { [$0] } ?? []),
             onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

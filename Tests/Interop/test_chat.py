@@ -37,7 +37,7 @@ STEP = 5  # seconds any single expected frame may take
 class Chat:
     port: int
     process: ManagedProcess
-    database: Path
+    database: Path | str  # a SQLite file, or a postgres:// URL (several chats may share one)
     secret: str
 
     @property
@@ -48,9 +48,10 @@ class Chat:
         return f"ws://127.0.0.1:{self.port}/rooms/{room}/ws"
 
 
-def launch_chat(procs: ProcessGroup, workdir: Path, database: Path | None = None, secret: str | None = None,
+def launch_chat(procs: ProcessGroup, workdir: Path, database: Path | str | None = None, secret: str | None = None,
                 name: str = "chat", extra_env: dict | None = None) -> Chat:
-    """Starts `chat serve` on a free port (env vars only, as config/chat.yaml documents)."""
+    """Starts `chat serve` on a free port (env vars only, as config/chat.yaml documents). `database`: a
+    SQLite file (default `chat.sqlite` in `workdir`) or a `postgres://` URL."""
     if not (CHAT_BIN.is_file() and os.access(CHAT_BIN, os.X_OK)):
         pytest.skip(f"chat binary not found at {CHAT_BIN} (swift build, or set ONAIR_CHAT_BIN)")
     port = free_port()

@@ -8,10 +8,13 @@ import Testing
 
 @Suite("Chat REST and CORS")
 struct ChatRESTTests {
-    func withApp(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    func withApp(_ kind: StoreKind = .sqlite, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let config = ChatFixtures.config { $0.auth.botToken = "bot-token" }
-        let app = ChatServer(config: config, logger: ChatFixtures.logger).makeApplication(store: try SQLiteChatStore(path: ":memory:"))
-        try await app.test(.router, body)
+        try await ChatStoreFactory.with(kind) { stores in
+            let (store, cluster) = try await stores.openNode()
+            let app = ChatServer(config: config, logger: ChatFixtures.logger).makeApplication(store: store, cluster: cluster)
+            try await app.test(.router, body)
+        }
     }
 
     func botPost(_ client: any TestClientProtocol, _ text: String, token: String? = "bot-token") async throws -> TestResponse {
@@ -21,9 +24,9 @@ struct ChatRESTTests {
                                         body: ByteBuffer(string: #"{"text":"\#(text)","name":"scorebot"}"#))
     }
 
-    @Test("bots post with the Bearer token; messages page by after/before")
-    func botsAndPages() async throws {
-        try await withApp { client in
+    @Test("bots post with the Bearer token; messages page by after/before", arguments: StoreKind.allCases)
+    func botsAndPages(_ kind: StoreKind) async throws {
+        try await withApp(kind) { client in
             #expect(try await client.execute(uri: "/rooms/42", method: .get).status == .notFound)
             #expect(try await botPost(client, "x", token: nil).status == .unauthorized)
             #expect(try await botPost(client, "x", token: "wrong").status == .unauthorized)

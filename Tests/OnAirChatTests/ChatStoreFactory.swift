@@ -56,6 +56,18 @@ final class ChatStoreFactory: Sendable {
         }
     }
 
+    /// A node: a store, and with PostgreSQL the link to the other nodes (a service the
+    /// application runs).
+    func openNode() async throws -> (any ChatStore, (any ChatClusterLink)?) {
+        switch kind {
+        case .sqlite:
+            return (try SQLiteChatStore(path: location), nil)
+        case .postgres:
+            let database = try openDatabase()
+            return (try await PostgresChatStore(database: database), PostgresClusterLink(database: database, logger: ChatFixtures.logger))
+        }
+    }
+
     /// A running connection pool on the PostgreSQL location.
     func openDatabase() throws -> SharedDatabase {
         let database = try SharedDatabase(url: try PostgresURL(parsing: location), logger: ChatFixtures.logger)

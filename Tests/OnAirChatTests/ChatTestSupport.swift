@@ -24,7 +24,7 @@ enum ChatFixtures {
 
     static var logger: Logger {
         var logger = Logger(label: "chat-test")
-        logger.logLevel = ProcessInfo.processInfo.environment["CHAT_TEST_LOG"] != nil ? .debug : .critical
+        logger.logLevel = ProcessInfo.processInfo.environment["CHAT_TEST_LOG"] != nil ? .trace : .critical
         return logger
     }
 

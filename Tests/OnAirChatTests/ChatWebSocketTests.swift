@@ -10,11 +10,13 @@ import Testing
 /// HummingbirdWSClient (``WSTestClient``).
 @Suite("Chat over WebSocket")
 struct ChatWebSocketTests {
-    func withLiveChat(_ config: ChatConfig = ChatFixtures.config(),
-                      _ body: @escaping @Sendable (Int, any TestClientProtocol, SQLiteChatStore) async throws -> Void) async throws {
-        let store = try SQLiteChatStore(path: ":memory:")
-        let app = ChatServer(config: config, logger: ChatFixtures.logger).makeApplication(store: store)
-        try await app.test(.live) { client in try await body(try #require(client.port), client, store) }
+    func withLiveChat(_ kind: StoreKind, _ config: ChatConfig = ChatFixtures.config(),
+                      _ body: @escaping @Sendable (Int, any TestClientProtocol, any ChatStore) async throws -> Void) async throws {
+        try await ChatStoreFactory.with(kind) { stores in
+            let (store, cluster) = try await stores.openNode()
+            let app = ChatServer(config: config, logger: ChatFixtures.logger).makeApplication(store: store, cluster: cluster)
+            try await app.test(.live) { client in try await body(try #require(client.port), client, store) }
+        }
     }
 
     func joined(_ port: Int, _ name: String, after: Int64? = nil, room: String = "42") async throws -> (WSTestClient, [String: Any]) {
@@ -35,9 +37,9 @@ struct ChatWebSocketTests {
         #expect(response.status == .ok)
     }
 
-    @Test("two clients: join, presence, send, everyone receives, sender gets an ack")
-    func roundTrip() async throws {
-        try await withLiveChat { port, _, _ in
+    @Test("two clients: join, presence, send, everyone receives, sender gets an ack", arguments: StoreKind.allCases)
+    func roundTrip(_ kind: StoreKind) async throws {
+        try await withLiveChat(kind) { port, _, _ in
             let (ada, adaJoined) = try await joined(port, "ada")
             #expect(adaJoined["state"] as? String == "open")
             #expect((adaJoined["presence"] as? [String: Any])?["count"] as? Int == 1)
@@ -72,9 +74,9 @@ struct ChatWebSocketTests {
         }
     }
 
-    @Test("bad JSON and bad requests get error frames; the connection stays usable")
-    func badInput() async throws {
-        try await withLiveChat { port, _, _ in
+    @Test("bad JSON and bad requests get error frames; the connection stays usable", arguments: StoreKind.allCases)
+    func badInput(_ kind: StoreKind) async throws {
+        try await withLiveChat(kind) { port, _, _ in
             let client = WSTestClient(port: port, path: "/rooms/42/ws")
             client.send(["type": "send", "text": "too early", "ref": "e"])
             #expect(try await client.next("error")["code"] as? String == "not_joined")
@@ -103,10 +105,10 @@ struct ChatWebSocketTests {
         }
     }
 
-    @Test("rate limit: the burst passes, the next send gets rate_limited with retry_after_ms")
-    func rateLimit() async throws {
+    @Test("rate limit: the burst passes, the next send gets rate_limited with retry_after_ms", arguments: StoreKind.allCases)
+    func rateLimit(_ kind: StoreKind) async throws {
         let config = ChatFixtures.config { $0.limits.messageBurst = 2; $0.limits.messagesPerSecond = 0.5 }
-        try await withLiveChat(config) { port, _, store in
+        try await withLiveChat(kind, config) { port, _, store in
             let (client, _) = try await joined(port, "ada")
             for i in 1...3 { client.send(["type": "send", "text": "m\(i)", "ref": "r\(i)"]) }
             #expect(try await client.next("ack")["ref"] as? String == "r1")
@@ -119,10 +121,10 @@ struct ChatWebSocketTests {
         }
     }
 
-    @Test("stream.ended closes the room for everyone; stream.started reopens it")
-    func closeAndReopen() async throws {
+    @Test("stream.ended closes the room for everyone; stream.started reopens it", arguments: StoreKind.allCases)
+    func closeAndReopen(_ kind: StoreKind) async throws {
         let config = ChatFixtures.config { $0.auth.botToken = "bot" }
-        try await withLiveChat(config) { port, http, _ in
+        try await withLiveChat(kind, config) { port, http, _ in
             try await relay(http, "stream.started", generation: 1, sequence: 1)
             let (ada, _) = try await joined(port, "ada")
             let (bob, _) = try await joined(port, "bob")
@@ -155,10 +157,10 @@ struct ChatWebSocketTests {
         }
     }
 
-    @Test("resume: a reconnecting client gets exactly what it missed, then live messages, nothing twice")
-    func resume() async throws {
+    @Test("resume: a reconnecting client gets exactly what it missed, then live messages, nothing twice", arguments: StoreKind.allCases)
+    func resume(_ kind: StoreKind) async throws {
         let config = ChatFixtures.config { $0.limits.messageBurst = 500; $0.limits.messagesPerSecond = 500; $0.limits.frameBurst = 500 }
-        try await withLiveChat(config) { port, _, _ in
+        try await withLiveChat(kind, config) { port, _, _ in
             let (ada, _) = try await joined(port, "ada")
             let (bob, _) = try await joined(port, "bob")
             for i in 1...3 { bob.send(["type": "send", "text": "m\(i)"]) }
@@ -177,10 +179,10 @@ struct ChatWebSocketTests {
         }
     }
 
-    @Test("resume while messages keep coming: ids are contiguous, none missing, none twice")
-    func resumeUnderLoad() async throws {
+    @Test("resume while messages keep coming: ids are contiguous, none missing, none twice", arguments: StoreKind.allCases)
+    func resumeUnderLoad(_ kind: StoreKind) async throws {
         let config = ChatFixtures.config { $0.limits.messageBurst = 1000; $0.limits.messagesPerSecond = 1000; $0.limits.frameBurst = 1000 }
-        try await withLiveChat(config) { port, _, _ in
+        try await withLiveChat(kind, config) { port, _, _ in
             let (bob, _) = try await joined(port, "bob")
             for i in 1...10 { bob.send(["type": "send", "text": "m\(i)"]) }
             for _ in 1...10 { _ = try await bob.next("ack") }
@@ -192,9 +194,9 @@ struct ChatWebSocketTests {
         }
     }
 
-    @Test("join token: refused without it (error, then close), accepted with it")
-    func joinToken() async throws {
-        try await withLiveChat(ChatFixtures.config { $0.auth.joinToken = "s3cret" }) { port, _, _ in
+    @Test("join token: refused without it (error, then close), accepted with it", arguments: StoreKind.allCases)
+    func joinToken(_ kind: StoreKind) async throws {
+        try await withLiveChat(kind, ChatFixtures.config { $0.auth.joinToken = "s3cret" }) { port, _, _ in
             let stranger = WSTestClient(port: port, path: "/rooms/42/ws")
             stranger.send(["type": "join", "name": "eve", "token": "guess"])
             #expect(try await stranger.next("error")["code"] as? String == "unauthorized")
@@ -205,10 +207,10 @@ struct ChatWebSocketTests {
         }
     }
 
-    @Test("history pages over the WebSocket")
-    func history() async throws {
+    @Test("history pages over the WebSocket", arguments: StoreKind.allCases)
+    func history(_ kind: StoreKind) async throws {
         let config = ChatFixtures.config { $0.rooms.historyOnJoin = 3 }
-        try await withLiveChat(config) { port, _, store in
+        try await withLiveChat(kind, config) { port, _, store in
             for i in 1...8 { _ = try await store.append(MessageDraft(room: "42", kind: .bot, name: "b", text: "m\(i)", at: 1)) }
             let (client, join) = try await joined(port, "ada")
             #expect((join["messages"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["m6", "m7", "m8"])

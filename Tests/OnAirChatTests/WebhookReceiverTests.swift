@@ -11,20 +11,22 @@ import Testing
 struct WebhookReceiverTests {
     /// Runs `body` against a chat app on an in-memory store; the store is handed over to
     /// check that refused deliveries changed nothing.
-    func withApp(_ config: ChatConfig = ChatFixtures.config(),
-                 _ body: @escaping @Sendable (any TestClientProtocol, SQLiteChatStore) async throws -> Void) async throws {
-        let store = try SQLiteChatStore(path: ":memory:")
-        let app = ChatServer(config: config, logger: ChatFixtures.logger).makeApplication(store: store)
-        try await app.test(.router) { client in try await body(client, store) }
+    func withApp(_ kind: StoreKind, _ config: ChatConfig = ChatFixtures.config(),
+                 _ body: @escaping @Sendable (any TestClientProtocol, any ChatStore) async throws -> Void) async throws {
+        try await ChatStoreFactory.with(kind) { stores in
+            let (store, cluster) = try await stores.openNode()
+            let app = ChatServer(config: config, logger: ChatFixtures.logger).makeApplication(store: store, cluster: cluster)
+            try await app.test(.router) { client in try await body(client, store) }
+        }
     }
 
     func post(_ client: any TestClientProtocol, _ request: (HTTPFields, ByteBuffer)) async throws -> TestResponse {
         try await client.execute(uri: "/hooks/relay", method: .post, headers: request.0, body: request.1)
     }
 
-    @Test("a valid stream.ended closes the room and writes the system message")
-    func valid() async throws {
-        try await withApp { client, store in
+    @Test("a valid stream.ended closes the room and writes the system message", arguments: StoreKind.allCases)
+    func valid(_ kind: StoreKind) async throws {
+        try await withApp(kind) { client, store in
             let started = try await post(client, ChatFixtures.signed(ChatFixtures.event("stream.started", generation: 1, sequence: 1)))
             #expect(started.status == .ok)
             #expect(ChatFixtures.json(started.body)["status"] as? String == "applied")
@@ -39,9 +41,9 @@ struct WebhookReceiverTests {
         }
     }
 
-    @Test("forged signature: 401, nothing stored (not even the room)")
-    func forged() async throws {
-        try await withApp { client, store in
+    @Test("forged signature: 401, nothing stored (not even the room)", arguments: StoreKind.allCases)
+    func forged(_ kind: StoreKind) async throws {
+        try await withApp(kind) { client, store in
             let event = ChatFixtures.event("stream.ended", generation: 1, sequence: 1, reason: "kicked")
             let response = try await post(client, ChatFixtures.signed(event, secret: ChatFixtures.otherSecret))
             #expect(response.status == .unauthorized)
@@ -56,9 +58,9 @@ struct WebhookReceiverTests {
         }
     }
 
-    @Test("stale or future timestamps (over 5 minutes): 401, nothing stored")
-    func stale() async throws {
-        try await withApp { client, store in
+    @Test("stale or future timestamps (over 5 minutes): 401, nothing stored", arguments: StoreKind.allCases)
+    func stale(_ kind: StoreKind) async throws {
+        try await withApp(kind) { client, store in
             // The clock is read per request and the offsets keep a margin: on a loaded machine
             // seconds pass between building a request and the server checking it.
             for offset in [-330, 330, -3600] as [Int64] {
@@ -75,9 +77,9 @@ struct WebhookReceiverTests {
         }
     }
 
-    @Test("a replayed webhook-id is a 2xx duplicate and changes nothing")
-    func replay() async throws {
-        try await withApp { client, store in
+    @Test("a replayed webhook-id is a 2xx duplicate and changes nothing", arguments: StoreKind.allCases)
+    func replay(_ kind: StoreKind) async throws {
+        try await withApp(kind) { client, store in
             let ended = try ChatFixtures.signed(ChatFixtures.event("stream.ended", generation: 1, sequence: 1, reason: "kicked"),
                                                 id: "msg_same")
             #expect(try await post(client, ended).status == .ok)
@@ -94,9 +96,9 @@ struct WebhookReceiverTests {
         }
     }
 
-    @Test("an older generation's stream.ended is ignored: the new session's chat stays open")
-    func olderGeneration() async throws {
-        try await withApp { client, store in
+    @Test("an older generation's stream.ended is ignored: the new session's chat stays open", arguments: StoreKind.allCases)
+    func olderGeneration(_ kind: StoreKind) async throws {
+        try await withApp(kind) { client, store in
             _ = try await post(client, ChatFixtures.signed(ChatFixtures.event("stream.started", generation: 7, sequence: 20)))
             let before = try await store.room("42")
             let late = try await post(client, ChatFixtures.signed(ChatFixtures.event("stream.ended", generation: 6, sequence: 19,
@@ -111,9 +113,9 @@ struct WebhookReceiverTests {
         }
     }
 
-    @Test("malformed requests: 400 with the reason; no secret: 503; too big: 413")
-    func malformed() async throws {
-        try await withApp { client, store in
+    @Test("malformed requests: 400 with the reason; no secret: 503; too big: 413", arguments: StoreKind.allCases)
+    func malformed(_ kind: StoreKind) async throws {
+        try await withApp(kind) { client, store in
             let missing = try await client.execute(uri: "/hooks/relay", method: .post, headers: [.contentType: "application/json"],
                                                    body: ByteBuffer(string: "{}"))
             #expect(missing.status == .badRequest)
@@ -131,16 +133,16 @@ struct WebhookReceiverTests {
             #expect(try await client.execute(uri: "/hooks/relay", method: .post, headers: headers, body: huge).status == .contentTooLarge)
             #expect(try await store.room("42") == nil)
         }
-        try await withApp(ChatFixtures.config { $0.webhooks.secrets = [] }) { client, _ in
+        try await withApp(kind, ChatFixtures.config { $0.webhooks.secrets = [] }) { client, _ in
             let request = try ChatFixtures.signed(ChatFixtures.event("stream.started", generation: 1, sequence: 1))
             #expect(try await post(client, request).status == .serviceUnavailable)
         }
     }
 
-    @Test("secret rotation: a delivery signed with any configured secret is accepted")
-    func rotation() async throws {
+    @Test("secret rotation: a delivery signed with any configured secret is accepted", arguments: StoreKind.allCases)
+    func rotation(_ kind: StoreKind) async throws {
         let config = ChatFixtures.config { $0.webhooks.secrets = [ChatFixtures.otherSecret.encoded, ChatFixtures.secret.encoded] }
-        try await withApp(config) { client, _ in
+        try await withApp(kind, config) { client, _ in
             let request = try ChatFixtures.signed(ChatFixtures.event("stream.started", generation: 1, sequence: 1))
             #expect(try await post(client, request).status == .ok)
         }

@@ -21,6 +21,10 @@ enum RoomCommand: Sendable {
     case flushPresence
     /// Another node changed the room up to message `newestID` (nil: it may have, re-read).
     case catchUp(newestID: Int64?)
+    /// Who is in the room on other nodes changed: re-read it.
+    case refreshPresence
+    /// This node's members were dropped by the other nodes (its lease lapsed): publish them again.
+    case republishPresence
 }
 
 struct JoinRequest: Sendable {

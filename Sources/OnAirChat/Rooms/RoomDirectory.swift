@@ -41,7 +41,10 @@ public final class RoomDirectory: Service, Sendable, CustomStringConvertible {
         if isNew {
             spawner.yield((room, record))
             // Another node may have changed the room between the read above and the insert.
-            if cluster != nil { room.submit(.catchUp(newestID: nil)) }
+            if cluster != nil {
+                room.submit(.catchUp(newestID: nil))
+                room.submit(.refreshPresence)
+            }
         }
         return room
     }
@@ -62,9 +65,16 @@ public final class RoomDirectory: Service, Sendable, CustomStringConvertible {
                 group.addTask { [registry] in
                     // Other nodes' changes reach the rooms loaded here; the others read the store when loaded.
                     for await change in cluster.changes {
+                        self.logger.trace("cluster: \(change)")
                         switch change {
                         case .room(let id, let newestID): await registry.room(id)?.submit(.catchUp(newestID: newestID))
-                        case .everything: for room in await registry.all() { room.submit(.catchUp(newestID: nil)) }
+                        case .presence(let id): await registry.room(id)?.submit(.refreshPresence)
+                        case .everything:
+                            for room in await registry.all() {
+                                room.submit(.catchUp(newestID: nil))
+                                room.submit(.refreshPresence)
+                            }
+                        case .republish: for room in await registry.all() { room.submit(.republishPresence) }
                         }
                     }
                 }

@@ -16,6 +16,8 @@ struct RoomWorker {
 
     private var record: RoomRecord
     private var members: [UInt64: Member] = [:]
+    /// Members on other nodes, by member id (kept current by ``refreshRemoteMembers()``).
+    private var remoteMembers: [String: ServerFrame.Member] = [:]
     private var fanOut = FanOut()
     private var presence = PresenceBatch()
     /// The newest system message fanned out (the `room.closed` / `room.opened` frames name it).
@@ -57,9 +59,11 @@ struct RoomWorker {
         case .who(let id, let ref): who(id, ref: ref)
         case .post(let draft, let reply): reply(await post(draft))
         case .streamEvent(let event, let delivery, let reply): reply(await apply(event, delivery))
-        case .snapshot(let reply): reply(RoomSnapshot(record: record, presence: members.count))
+        case .snapshot(let reply): reply(RoomSnapshot(record: record, presence: memberCount))
         case .flushPresence: flushPresence(scheduled: true)
         case .catchUp(let newestID): await catchUp(newestID: newestID)
+        case .refreshPresence: await refreshRemoteMembers()
+        case .republishPresence: for member in members.values { cluster?.memberJoined(room: room.id, member.info) }
         }
     }
 
@@ -84,13 +88,14 @@ struct RoomWorker {
             outlet.disconnect()
             return
         }
-        let info = ServerFrame.Member(id: "c\(outlet.id)", name: request.name)
+        let info = ServerFrame.Member(id: cluster.map { "c\(outlet.id)-\($0.nodeID)" } ?? "c\(outlet.id)", name: request.name)
         members[outlet.id] = Member(info: info, outlet: outlet)
         presence.joined(info)
+        cluster?.memberJoined(room: room.id, info)
         let joined = ServerFrame.Joined(
             ref: request.ref, room: room.id, you: info, state: record.state, closedReason: record.closedReason,
             lastID: record.lastMessageID, messages: page.messages, more: page.more, resumed: request.after != nil,
-            count: members.count, members: memberList())
+            count: memberCount, members: memberList())
         // The joined frame goes out before the socket joins the fan-out, on the same event loop queue,
         // so the next broadcast lands after it.
         outlet.send(encoder.encode(.joined(joined)))
@@ -108,19 +113,43 @@ struct RoomWorker {
         guard let member = members.removeValue(forKey: id) else { return }
         fanOut.remove(id)
         presence.left(member.info)
+        cluster?.memberLeft(room: room.id, member.info)
         flushPresence(scheduled: false)
     }
 
     private func who(_ id: UInt64, ref: String?) {
         guard let member = members[id] else { return }
         let list = memberList()
-        member.outlet.send(encoder.encode(.members(ref: ref, count: members.count, members: list,
-                                                   truncated: list.count < members.count)))
+        member.outlet.send(encoder.encode(.members(ref: ref, count: memberCount, members: list,
+                                                   truncated: list.count < memberCount)))
     }
 
     /// Up to `member_list_limit` members (any of them: the count says how many there are).
     private func memberList() -> [ServerFrame.Member] {
-        members.values.prefix(config.rooms.memberListLimit).map(\.info)
+        let limit = config.rooms.memberListLimit
+        let local = members.values.prefix(limit).map(\.info)
+        return local + remoteMembers.values.prefix(limit - local.count)
+    }
+
+    /// Members on every node of the room.
+    private var memberCount: Int { members.count + remoteMembers.count }
+
+    /// Re-reads who is in the room on other nodes and announces the difference.
+    private mutating func refreshRemoteMembers() async {
+        guard let cluster else { return }
+        let current: [ServerFrame.Member]
+        do {
+            current = try await cluster.remoteMembers(of: room.id)
+        } catch {
+            logger.warning("presence of other nodes not read: \(error)")
+            return
+        }
+        var fresh: [String: ServerFrame.Member] = [:]
+        for member in current { fresh[member.id] = member }
+        for (id, member) in remoteMembers where fresh[id] == nil { presence.left(member) }
+        for (id, member) in fresh where remoteMembers[id] == nil { presence.joined(member) }
+        remoteMembers = fresh
+        flushPresence(scheduled: false)
     }
 
     /// Sends batched presence changes now if the last batch is old enough, else once the
@@ -142,7 +171,7 @@ struct RoomWorker {
         }
         let (joined, left) = presence.take(now: now)
         let limit = config.rooms.memberListLimit
-        fanOut.broadcast(encoder.encode(.presence(count: members.count, joined: Array(joined.prefix(limit)),
+        fanOut.broadcast(encoder.encode(.presence(count: memberCount, joined: Array(joined.prefix(limit)),
                                                   left: Array(left.prefix(limit)),
                                                   truncated: joined.count > limit || left.count > limit)))
     }

@@ -38,5 +38,16 @@ enum PostgresChatSchema {
             """,
             "CREATE INDEX chat_webhook_delivery_received_at ON chat_webhook_delivery (received_at)",
         ]),
+        SchemaMigration(version: 2, name: "node leases and presence", statements: [
+            "CREATE TABLE chat_node (id text PRIMARY KEY, expires_at timestamptz NOT NULL)",
+            """
+            CREATE TABLE chat_presence (
+                node text NOT NULL,
+                room text NOT NULL,
+                member text NOT NULL,
+                name text NOT NULL,
+                PRIMARY KEY (room, node, member))
+            """,
+        ]),
     ])
 }
