@@ -110,7 +110,8 @@ let package = Package(
         .target(name: "OnAirRelay",
                 dependencies: [
                     "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
-                    "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding",
+                    "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding", "OnAirPostgres",
+                    .product(name: "PostgresNIO", package: "postgres-nio"),
                     .product(name: "GRDB", package: "GRDB.swift"),
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
                     .product(name: "NIOCore", package: "swift-nio"),
@@ -246,7 +247,7 @@ let package = Package(
                                    .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirRelayTests",
-                    dependencies: ["OnAirRelay", "OnAirForwarding", "OnAirTestSupport", "OnAirHTTP",
+                    dependencies: ["OnAirRelay", "OnAirForwarding", "OnAirTestSupport", "OnAirHTTP", "OnAirPostgres",
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),
     ]

@@ -23,7 +23,7 @@ public struct RelayServer: Sendable {
     public func run(onReady: @escaping @Sendable (_ httpPort: Int, _ udpPort: Int) -> Void = { _, _ in }) async throws {
         // Webhooks (issue 5): open the outbox first, so that streams a crash left live are
         // ended (relay_shutdown) before the engine can start new ones.
-        let webhooks = try await WebhookService.open(config: config.webhooks, logger: logger)
+        let webhooks = try await WebhookService.open(config: config.webhooks, relayID: config.http.publicURL, logger: logger)
         if let directory = config.hls.recordDirectory {
             try RecordingDirectory.prepare(directory)
             logger.info("recording every stream to \(directory)")

@@ -82,7 +82,7 @@ struct SharedDatabaseTests {
             defer { listening.cancel(); consuming.cancel() }
             try await heard.wait { $0.contains(.listening) }
 
-            let bell = Doorbell(database: database, channel: "test_bell")
+            let bell = NotifyDoorbell(database: database, channel: "test_bell")
             for i in 1...500 { bell.ring("room\(i % 5)", "room\(i % 5) \(i)") }
             try await heard.wait { $0.contains(.notification("room0 500")) && $0.contains(.notification("room4 499")) }
             var newest: [String: Int] = [:]

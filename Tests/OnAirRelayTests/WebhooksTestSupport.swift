@@ -94,7 +94,7 @@ enum WebhookFixtures {
     }
 
     /// A dispatcher over `store` with a fresh poster (2 s timeout); stop it with `stop(_:)`.
-    static func dispatcher(_ store: WebhookStore) -> (WebhookDispatcher, WebhookPoster) {
+    static func dispatcher(_ store: any WebhookOutboxStore) -> (WebhookDispatcher, WebhookPoster) {
         let poster = WebhookPoster(timeoutSeconds: 2)
         return (WebhookDispatcher(store: store, poster: poster, policy: DeliveryPolicy(schedule: store.schedule),
                                   logger: quietLogger), poster)

@@ -21,7 +21,7 @@ final class PostgresClusterLink: ChatClusterLink, Service, CustomStringConvertib
     let changes: AsyncStream<ClusterChange>
     private let sink: AsyncStream<ClusterChange>.Continuation
     private let database: SharedDatabase
-    private let doorbell: Doorbell
+    private let doorbell: NotifyDoorbell
     private let listener: NotificationListener
     private let presenceQueue = Mutex(PresenceQueue())
     private let logger: Logger
@@ -40,7 +40,7 @@ final class PostgresClusterLink: ChatClusterLink, Service, CustomStringConvertib
     init(database: SharedDatabase, logger: Logger) {
         self.database = database
         nodeID = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        doorbell = Doorbell(database: database, channel: Self.channel)
+        doorbell = NotifyDoorbell(database: database, channel: Self.channel)
         listener = NotificationListener(url: database.url, channel: Self.channel, logger: logger)
         var logger = logger
         logger[metadataKey: "node"] = "\(nodeID)"

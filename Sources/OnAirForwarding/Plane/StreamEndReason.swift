@@ -13,6 +13,9 @@ public enum StreamEndReason: String, Sendable, Codable, CaseIterable {
     case kicked
     /// The relay shut down (SIGTERM), or restarted after a crash with the stream still marked live.
     case relayShutdown = "relay_shutdown"
+    /// The relay serving the stream vanished (killed, cut off): another relay sharing its
+    /// database saw the room's lease expire and ended the stream for it.
+    case relayLost = "relay_lost"
 }
 
 /// A stream came up: its publisher finished ICE + DTLS.

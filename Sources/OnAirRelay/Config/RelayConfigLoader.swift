@@ -1,4 +1,5 @@
 import Foundation
+import OnAirPostgres
 import OnAirDecoding
 import OnAirWire
 import Yams
@@ -131,6 +132,14 @@ public enum RelayConfigLoader {
             throw Problem(description: "limits.max_media_load \(config.limits.maxMediaLoad) must be above 0 and at most 1 (1 = no check)")
         }
         if let problem = config.webhooks.problems().first { throw Problem(description: problem) }
+        let location: DatabaseLocation
+        do { location = try DatabaseLocation(parsing: config.webhooks.database) } catch {
+            throw Problem(description: "webhooks.database: \(error)")
+        }
+        if case .postgres = location, config.http.publicURL == nil {
+            throw Problem(description: "http.public_url (ONAIR_PUBLIC_URL) is required with a PostgreSQL webhooks.database: "
+                              + "it names this relay to the others (room directory, GET /api/streams)")
+        }
         if let problem = config.hls.problems().first { throw Problem(description: problem) }
         for server in config.iceServers {
             // RFC 7064 §3.1 / RFC 7065 §3.1: scheme ":" host [":" port] [query].

@@ -18,7 +18,8 @@ enum RelayRouter {
         for link in links { optionsHeaders.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
         router.add(middleware: CORSPolicyMiddleware(policy: corsPolicy(config), extraOptionsHeaders: optionsHeaders))
         APIDocument(bundle: .module).register(on: router)
-        SignallingController(engine: engine, config: config, iceServerLinks: links, logger: logger).register(on: router)
+        SignallingController(engine: engine, config: config, iceServerLinks: links, logger: logger,
+                             directory: webhooks?.roomDirectory).register(on: router)
         // LL-HLS is answered ahead of the router, in the HTTP pipeline (HLSFastPathHandler).
         // Webhooks (issue 5): kick, subscriptions, delivery log, events.
         StreamAdminController(engine: engine, config: config, logger: logger).register(on: router)
@@ -31,9 +32,17 @@ enum RelayRouter {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
 
+        let directory = webhooks?.roomDirectory
         router.get("/api/streams") { _, _ -> Response in
             let streams = try await engine.perform { $0.snapshots() }
-            return json(try encoder.encode(streams))
+            guard let directory else { return json(try encoder.encode(streams)) }
+            // Relays on one database: every live room, with the relay that serves it (the
+            // database away: this relay's own only).
+            let here = Set(streams.map(\.room))
+            let elsewhere = ((try? await directory.directory()) ?? []).filter { !here.contains($0.room) }
+            let listed = streams.map { ListedStream(snapshot: $0, room: $0.room, relay: directory.relayID) }
+                + elsewhere.map { ListedStream(snapshot: nil, room: $0.room, relay: $0.relay) }
+            return json(try encoder.encode(listed))
         }
         router.get("/api/streams/:room") { _, context -> Response in
             let room = try RoomID.validated(context.parameters.require("room"))

@@ -17,6 +17,8 @@ struct SignallingController: Sendable {
     let config: RelayConfig
     let iceServerLinks: [String]
     let logger: Logger
+    /// The room directory shared with other relays (PostgreSQL), or nil (one relay).
+    var directory: PostgresWebhookStore? = nil
 
     func register(on router: Router<BasicRequestContext>) {
         for kind in [SessionKind.publisher, .viewer] {
@@ -83,6 +85,7 @@ struct SignallingController: Sendable {
         if maximumHeight != nil && kind == .publisher {
             throw RelayHTTPError(.badRequest, "max_height caps what a viewer receives; it has no meaning for WHIP")
         }
+        if kind == .publisher { try await claimInDirectory(room) }
         let created: SessionCreated
         do {
             created = try await engine.perform {
@@ -101,6 +104,24 @@ struct SignallingController: Sendable {
         ]
         for link in iceServerLinks { headers.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
         return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: created.answerSDP)))
+    }
+
+    /// One publisher per room across relays: `409` when another relay serves the room. With
+    /// the database away, publishing goes on without the check (logged), as the relay's media
+    /// never depends on the database.
+    private func claimInDirectory(_ room: String) async throws {
+        guard let directory else { return }
+        let holder: String?
+        do {
+            holder = try await directory.claimRoom(room)
+        } catch {
+            logger.warning("room directory unavailable, publishing to room \(room) without the cross-relay check: \(error)")
+            return
+        }
+        if let holder {
+            throw RelayHTTPError(.conflict, "room \(room) already has a live publisher on relay \(holder); publish there, "
+                                     + "or wait for that stream to end")
+        }
     }
 
     private func patch(kind: SessionKind, request: Request, context: BasicRequestContext) async throws -> Response {

@@ -18,7 +18,7 @@ import OnAirWebhooks
 ///     POST   /api/webhooks/{id}/deliveries/{delivery}/redeliver   queue that delivery's event again -> 202
 ///     GET    /api/events?after=<seq>&limit=         the outbox, for catch-up after downtime
 struct WebhookAdminController: Sendable {
-    let store: WebhookStore
+    let store: any WebhookOutboxStore
     let dispatcher: WebhookDispatcher
     let config: RelayConfig
     let logger: Logger

@@ -28,6 +28,9 @@ final class LifecycleInbox: Sendable {
         doorbell.ring()
     }
 
+    /// The relay is shutting down: nothing more will be posted.
+    var isFinished: Bool { state.withLock { $0.finished } }
+
     /// Everything posted since the last call (waiting for at least one), or nil once finished
     /// and empty. One consumer only.
     func next() async -> [LifecycleMessage]? {

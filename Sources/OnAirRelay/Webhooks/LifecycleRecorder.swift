@@ -4,7 +4,7 @@ import Logging
 /// Writes lifecycle changes to the store in order, everything that piled up in one
 /// transaction, then wakes the lanes of the subscriptions that got deliveries.
 struct LifecycleRecorder: Sendable {
-    let store: WebhookStore
+    let store: any WebhookOutboxStore
     let dispatcher: WebhookDispatcher
     let viewersInterval: Double
     let logger: Logger
@@ -32,17 +32,23 @@ struct LifecycleRecorder: Sendable {
                     }
                 }
             }
-            if !changes.isEmpty { await record(changes) }
+            if !changes.isEmpty { await record(changes, inbox: inbox) }
         }
     }
 
-    /// A failed write is retried a few times (a busy or briefly full disk), then logged: the
-    /// changes are lost for webhooks, but a stream left marked live still gets its
-    /// `relay_shutdown` end at the next start.
-    private func record(_ changes: [LifecycleChange]) async {
-        for attempt in 1...3 {
+    /// A failed write (the database away, a full disk) is retried with backoff, holding the
+    /// changes in memory meanwhile (later ones wait in the inbox, in order), and logged. At
+    /// shutdown the retries stop after ``shutdownRetries``: what is still held is logged as lost
+    /// for webhooks (a stream left marked live still gets its `relay_shutdown` end at the next
+    /// start).
+    private func record(_ changes: [LifecycleChange], inbox: LifecycleInbox) async {
+        var attempt = 0
+        var backoff = Duration.milliseconds(100)
+        while true {
+            attempt += 1
             do {
                 let recorded = try await store.record(changes)
+                if attempt > 1 { logger.notice("recorded \(changes.count) lifecycle change(s) held in memory, after \(attempt) attempts") }
                 var woken = Set<String>()
                 for (change, event) in zip(changes, recorded) {
                     guard let event else {
@@ -59,11 +65,21 @@ struct LifecycleRecorder: Sendable {
                 await dispatcher.wake(woken.sorted())
                 return
             } catch {
-                logger.error("could not record \(changes.count) lifecycle change(s) (attempt \(attempt) of 3): \(error)")
-                try? await Task.sleep(for: .milliseconds(100 * attempt))
+                if inbox.isFinished && attempt >= Self.shutdownRetries {
+                    logger.error("shutting down with \(changes.count) lifecycle change(s) not recorded: \(error)")
+                    return
+                }
+                if attempt == 1 || attempt.isMultiple(of: 10) {
+                    logger.error("could not record \(changes.count) lifecycle change(s) (attempt \(attempt)); held in memory, retrying: \(error)")
+                }
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(2))
             }
         }
     }
+
+    /// Attempts left to a write once the relay is shutting down.
+    static let shutdownRetries = 5
 }
 
 extension LifecycleChange {

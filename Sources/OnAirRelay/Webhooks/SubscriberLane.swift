@@ -8,7 +8,7 @@ import Synchronization
 /// delivery is queued; sleeps until the head's retry time otherwise.
 final class SubscriberLane: Sendable {
     let subscriptionID: String
-    let store: WebhookStore
+    let store: any WebhookOutboxStore
     let poster: WebhookPoster
     let policy: DeliveryPolicy
     let logger: Logger
@@ -16,6 +16,8 @@ final class SubscriberLane: Sendable {
     static let batchSize = 64
     /// An idle lane looks at the store this often even without a ring (belt and braces).
     static let idleRecheck: Duration = .seconds(60)
+    /// A lane another relay holds is tried again this often (a dead holder's lease runs out).
+    static let claimRetry: Duration = .seconds(2)
 
     private let doorbell = Doorbell()
     private struct Progress {
@@ -26,7 +28,7 @@ final class SubscriberLane: Sendable {
     }
     private let progress = Mutex(Progress())
 
-    init(subscriptionID: String, store: WebhookStore, poster: WebhookPoster, policy: DeliveryPolicy, logger: Logger) {
+    init(subscriptionID: String, store: any WebhookOutboxStore, poster: WebhookPoster, policy: DeliveryPolicy, logger: Logger) {
         self.subscriptionID = subscriptionID
         self.store = store
         self.poster = poster
@@ -66,6 +68,12 @@ final class SubscriberLane: Sendable {
                 guard let subscription = try await store.subscription(id: subscriptionID), subscription.enabled else {
                     logger.info("webhook lane stopped: subscription deleted or disabled", metadata: ["subscription": "\(subscriptionID)"])
                     return
+                }
+                guard try await store.claimLane(subscriptionID) else {
+                    // Another relay delivers this lane now; look again soon (it may die).
+                    progress.withLock { $0.idle = true }
+                    await doorbell.wait(timeout: Self.claimRetry)
+                    continue
                 }
                 let batch = try await store.pendingDeliveries(subscription: subscriptionID, limit: Self.batchSize)
                 waitUntil = batch.isEmpty ? nil : 0

@@ -17,14 +17,6 @@ extension WebhookStore {
         }
     }
 
-    /// Logs one attempt and applies its decision. A 410 disables the subscription and cancels
-    /// the rest of its lane.
-    public func recordAttempt(_ delivery: PendingDelivery, at: Double, durationMs: Double, result: AttemptResult,
-                              decision: DeliveryDecision) async throws {
-        try await recordAttempts([AttemptOutcome(delivery: delivery, at: at, durationMs: durationMs, result: result,
-                                                 decision: decision)])
-    }
-
     /// Logs attempts and applies their decisions, in order, in one transaction.
     public func recordAttempts(_ outcomes: [AttemptOutcome]) async throws {
         try await writer.write { db in

@@ -31,22 +31,6 @@ extension WebhookStore {
         }
     }
 
-    /// `stream.started`: a new publisher session, so a new generation of the room.
-    public func recordStarted(_ started: StreamStarted) async throws -> RecordedEvent {
-        try await record([.started(started)])[0]!
-    }
-
-    /// `stream.ended` of the live session of the room; nil (nothing recorded) when that session
-    /// is not the live one, so a duplicate or stale end never produces a second event.
-    public func recordEnded(_ ended: StreamEnded) async throws -> RecordedEvent? {
-        try await record([.ended(ended)])[0]
-    }
-
-    /// `stream.viewers` for the live session of the room; nil when it is no longer live.
-    public func recordViewers(room: String, sessionID: String, viewers: Int, at: Double) async throws -> RecordedEvent? {
-        try await record([.viewers(room: room, sessionID: sessionID, viewers: viewers, at: at)])[0]
-    }
-
     static func started(_ started: StreamStarted, _ db: Database, firstDelay: Double) throws -> RecordedEvent {
         let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT generation, sequence FROM streams WHERE room = ?"),
                                    arguments: [started.room])

@@ -8,7 +8,7 @@ import OnAirCrypto
 /// kill -9 (SQLite WAL: a committed transaction survives a crash of the process).
 public final class WebhookStore: Sendable {
     let writer: any DatabaseWriter
-    let schedule: RetrySchedule
+    public let schedule: RetrySchedule
     /// A second connection that only checkpoints the WAL (file databases): see ``checkpoint()``.
     let checkpointer: DatabaseQueue?
     /// Pages of WAL after which a commit checkpoints in line: a safety net only, the service

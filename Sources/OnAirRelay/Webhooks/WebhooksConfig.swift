@@ -6,8 +6,9 @@ extension RelayConfig {
     /// events, and how failed deliveries are retried (config/relay.yaml documents each key).
     public struct Webhooks: Codable, Sendable, Equatable {
         /// The SQLite file holding the outbox, the delivery log, the subscriptions and the
-        /// `streams` table. Relative paths are relative to the working directory. `:memory:`
-        /// is for tests only: nothing would survive a restart.
+        /// `streams` table (relative paths are relative to the working directory; `:memory:`
+        /// is for tests only: nothing would survive a restart), or a `postgres://` URL: a
+        /// database several relays share (outbox, subscriptions, room directory).
         public var database = "onair-relay.sqlite"
         /// Subscribers defined here are synced into the database at start (admin-API ones live
         /// only in the database).

@@ -7,7 +7,7 @@ import Synchronization
 /// A flush starts at once when none is in flight; rings during a flush wait for the next one.
 /// NOTIFY serialises commits cluster-wide, so the table writes carry none: listeners read
 /// the tables, and the bell only says where to look.
-public final class Doorbell: Sendable {
+public final class NotifyDoorbell: Sendable {
     public let channel: String
     private let database: SharedDatabase
     private let state = Mutex(State())
