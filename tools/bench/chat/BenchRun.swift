@@ -2,14 +2,18 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// One measured run: a fresh chat process, `receivers` clients joined to room `bench`, one
-/// sender at `messagesPerSecond` for `duration` seconds, then a drain of up to 5 s.
+/// One measured run: fresh chat processes (`nodes` of them on one PostgreSQL database, or one
+/// on SQLite), `receivers` clients joined to room `bench` spread over the nodes, one sender on
+/// the first node at `messagesPerSecond` for `duration` seconds, then a drain of up to 5 s.
+/// CPU is the sum over the nodes; latencies of receivers on other nodes are also kept apart.
 struct BenchRun {
     let binary: String
     let receivers: Int
     let messagesPerSecond: Double
     let duration: Double
     let clientThreads: Int
+    var nodes = 1
+    var database: String?
 
     /// The sender's counters (only touched on the sender's event loop).
     final class SenderState: @unchecked Sendable {
@@ -19,21 +23,29 @@ struct BenchRun {
     }
 
     func execute() async throws -> Row {
-        let chat = try ChatProcess(binary: binary, port: ChatProcess.freePort())
-        defer { chat.stop() }
-        try chat.waitListening()
+        var chats: [ChatProcess] = []
+        defer { for chat in chats { chat.stop() } }
+        for _ in 0..<nodes {
+            let chat = try ChatProcess(binary: binary, port: ChatProcess.freePort(), database: database)
+            chats.append(chat)
+            try chat.waitListening()
+        }
+        let chat = chats[0]
         let group = MultiThreadedEventLoopGroup(numberOfThreads: clientThreads)
         let loops = Array(group.makeIterator())
-        let stats = loops.map { _ in LoopStats() }
+        // stats[node][loop]: each loop's receivers of one node.
+        let statsByNode = chats.map { _ in loops.map { _ in LoopStats() } }
         var channels: [any Channel] = []
         do {
-            // Receivers, 200 connecting at a time.
+            // Receivers, 200 connecting at a time, node by node in turn.
             var next = 0
             while next < receivers {
                 var joins: [EventLoopFuture<Void>] = []
                 for i in next..<min(receivers, next + 200) {
-                    let (channel, joined) = try await connect(port: chat.port, name: "r\(i)", loop: loops[i % loops.count],
-                                                              stats: stats[i % loops.count])
+                    let node = i % nodes
+                    let loop = (i / nodes) % loops.count
+                    let (channel, joined) = try await connect(port: chats[node].port, name: "r\(i)", loop: loops[loop],
+                                                              stats: statsByNode[node][loop])
                     channels.append(channel)
                     joins.append(joined)
                 }
@@ -57,7 +69,9 @@ struct BenchRun {
             try await senderHandler.joined.futureResult.get()
             try await Task.sleep(for: .seconds(2)) // presence batches of the joins go out
 
-            for (loop, stat) in zip(loops, stats) {
+            let stats = statsByNode.flatMap { $0 }
+            let loopOf = statsByNode.flatMap { _ in loops }
+            for (loop, stat) in zip(loopOf, stats) {
                 try await loop.submit {
                     stat.histogram = LatencyHistogram()
                     stat.deliveries = 0
@@ -65,7 +79,7 @@ struct BenchRun {
                     stat.recording = true
                 }.get()
             }
-            let cpuStart = chat.cpuSeconds()
+            let cpuStart = chats.map { $0.cpuSeconds() }.reduce(0, +)
             let start = Date()
             let state = SenderState()
             let perTick = messagesPerSecond * 0.005
@@ -94,23 +108,26 @@ struct BenchRun {
             repeat {
                 try await Task.sleep(for: .milliseconds(50))
                 delivered = 0
-                for (loop, stat) in zip(loops, stats) { delivered += try await loop.submit { stat.deliveries }.get() }
+                for (loop, stat) in zip(loopOf, stats) { delivered += try await loop.submit { stat.deliveries }.get() }
             } while delivered < expected && Date() < drainDeadline
-            let cpu = chat.cpuSeconds() - cpuStart
+            let cpu = chats.map { $0.cpuSeconds() }.reduce(0, +) - cpuStart
             var histogram = LatencyHistogram()
+            var crossNode = LatencyHistogram()
             var dropped = 0
-            for (loop, stat) in zip(loops, stats) {
+            for (index, (loop, stat)) in zip(loopOf, stats).enumerated() {
                 let (h, d) = try await loop.submit { () -> (LatencyHistogram, Int) in
                     stat.recording = false
                     return (stat.histogram, stat.closedEarly)
                 }.get()
                 histogram.merge(h)
+                if index >= loops.count { crossNode.merge(h) }  // nodes after the sender's
                 dropped += d
             }
             for channel in channels { channel.close(promise: nil) }
             try await group.shutdownGracefully()
             return Row(receivers: receivers, messagesPerSecond: messagesPerSecond, sent: sent, delivered: delivered,
-                       wallSeconds: sendSeconds, cpuSeconds: cpu, histogram: histogram, droppedClients: dropped)
+                       wallSeconds: sendSeconds, cpuSeconds: cpu, histogram: histogram, droppedClients: dropped,
+                       crossNode: nodes > 1 ? crossNode : nil)
         } catch {
             for channel in channels { channel.close(promise: nil) }
             try? await group.shutdownGracefully()

@@ -8,16 +8,17 @@ final class ChatProcess {
     let port: Int
     let directory: URL
 
-    init(binary: String, port: Int) throws {
+    /// `database`: a `postgres://` URL shared by several chat nodes, or nil for a fresh SQLite file.
+    init(binary: String, port: Int, database: String? = nil) throws {
         self.port = port
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-bench-\(getpid())")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("chat-bench-\(getpid())-\(port)")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--log-level", "warning"]
         var environment = ProcessInfo.processInfo.environment
         environment["ONAIR_CHAT_PORT"] = String(port)
-        environment["ONAIR_CHAT_DATABASE"] = directory.appendingPathComponent("bench.sqlite").path
+        environment["ONAIR_CHAT_DATABASE"] = database ?? directory.appendingPathComponent("bench.sqlite").path
         // The load generator sends far faster than a person: lift the per-connection limits.
         environment["ONAIR_CHAT_MESSAGES_PER_SECOND"] = "1000000"
         environment["ONAIR_CHAT_MESSAGE_BURST"] = "1000000"
