@@ -182,7 +182,8 @@ let package = Package(
                           swiftSettings: strict),
         // Webhook delivery figures (issue 5): latency of stream.ended, signed deliveries/s.
         .executableTarget(name: "webhooks-bench",
-                          dependencies: ["BenchSupport", "OnAirRelay", "OnAirForwarding", "OnAirWebhooks",
+                          dependencies: ["BenchSupport", "OnAirRelay", "OnAirForwarding", "OnAirWebhooks", "OnAirPostgres",
+                                         .product(name: "PostgresNIO", package: "postgres-nio"),
                                          .product(name: "Hummingbird", package: "hummingbird"),
                                          .product(name: "HTTPTypes", package: "swift-http-types"),
                                          .product(name: "Logging", package: "swift-log"),

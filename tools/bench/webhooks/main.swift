@@ -12,6 +12,8 @@
 //
 //   swift build -c release --product webhooks-bench && .build/release/webhooks-bench
 //   options: --burst 5000 --paced-seconds 10 --rate 500 --ended-samples 300
+//            --database postgres://... [--relays 2]: the outbox in PostgreSQL, shared by several
+//            relays (in-process services, rooms spread over them); the database is emptied first
 
 import Foundation
 import Logging
@@ -29,6 +31,10 @@ let burst = option("--burst", 5_000)
 let pacedSeconds = option("--paced-seconds", 10)
 let rate = option("--rate", 500)
 let endedSamples = option("--ended-samples", 300)
+if let i = CommandLine.arguments.firstIndex(of: "--database"), i + 1 < CommandLine.arguments.count {
+    BenchRun.database = CommandLine.arguments[i + 1]
+    BenchRun.relays = option("--relays", 2)
+}
 
 var logger = Logger(label: "webhooks-bench")
 logger.logLevel = .error
@@ -36,17 +42,18 @@ logger.logLevel = .error
 let secret = WebhookSecret.generate()
 let receiver = BenchReceiver(secret: secret)
 let (url, receiverGroup) = try await receiver.start(logger: logger)
-print("webhooks-bench: receiver \(url); outbox in a temporary SQLite file (WAL); every signature verified")
+print("webhooks-bench: receiver \(url); outbox " + (BenchRun.database.map { _ in "in PostgreSQL shared by \(BenchRun.relays) relays" }
+      ?? "in a temporary SQLite file (WAL)") + "; every signature verified")
 
 // 1. stream.ended latency, one stream at a time (DELETEs arriving one by one).
-try await BenchRun.with(url: url, secret: secret, subscribers: 1, logger: logger) { observer in
+try await BenchRun.with(url: url, secret: secret, subscribers: 1, logger: logger) { observers in
     for i in 0..<endedSamples {
         let room = "e\(i)"
         let before = receiver.received
-        observer.streamStarted(BenchRun.started(room))
+        observers.forRoom(room).streamStarted(BenchRun.started(room))
         _ = await BenchRun.waitUntil({ receiver.received > before }, timeout: 5)
         receiver.expect("stream.ended " + room, at: Monotonic.seconds())
-        observer.streamEnded(BenchRun.ended(room))
+        observers.forRoom(room).streamEnded(BenchRun.ended(room))
         _ = await BenchRun.waitUntil({ receiver.received > before + 1 }, timeout: 5)
     }
     print("1. stream.ended, observer call -> verified at the receiver: \(LatencyStats(receiver.takeLatencies()).summary)")
@@ -54,13 +61,13 @@ try await BenchRun.with(url: url, secret: secret, subscribers: 1, logger: logger
 
 // 2. Throughput: the whole burst is enqueued as fast as the engine could report it.
 for subscribers in [1, 4] {
-    try await BenchRun.with(url: url, secret: secret, subscribers: subscribers, logger: logger) { observer in
+    try await BenchRun.with(url: url, secret: secret, subscribers: subscribers, logger: logger) { observers in
         let start = receiver.received
         let expected = burst * subscribers
         let t0 = Monotonic.seconds()
         for i in 0..<burst {
             let room = "b\(i / 2)"
-            if i % 2 == 0 { observer.streamStarted(BenchRun.started(room)) } else { observer.streamEnded(BenchRun.ended(room)) }
+            if i % 2 == 0 { observers.forRoom(room).streamStarted(BenchRun.started(room)) } else { observers.forRoom(room).streamEnded(BenchRun.ended(room)) }
         }
         let complete = await BenchRun.waitUntil({ receiver.received - start >= expected }, timeout: 120)
         let seconds = Monotonic.seconds() - t0
@@ -71,7 +78,7 @@ for subscribers in [1, 4] {
 }
 
 // 3. Paced load: `rate` events/s for `pacedSeconds`, enqueue -> delivered latency.
-try await BenchRun.with(url: url, secret: secret, subscribers: 1, logger: logger) { observer in
+try await BenchRun.with(url: url, secret: secret, subscribers: 1, logger: logger) { observers in
     _ = receiver.takeLatencies()
     let total = rate * pacedSeconds
     let start = receiver.received
@@ -83,7 +90,7 @@ try await BenchRun.with(url: url, secret: secret, subscribers: 1, logger: logger
         let room = "p\(i / 2)"
         let started = i % 2 == 0
         receiver.expect((started ? "stream.started " : "stream.ended ") + room, at: Monotonic.seconds())
-        if started { observer.streamStarted(BenchRun.started(room)) } else { observer.streamEnded(BenchRun.ended(room)) }
+        if started { observers.forRoom(room).streamStarted(BenchRun.started(room)) } else { observers.forRoom(room).streamEnded(BenchRun.ended(room)) }
     }
     _ = await BenchRun.waitUntil({ receiver.received - start >= total }, timeout: 30)
     let achieved = Double(total) / (Monotonic.seconds() - t0)
