@@ -38,7 +38,7 @@ public final class SharedDatabase: Sendable {
             throw SharedDatabaseError(.refused, "TLS settings of \(url): \(error)")
         }
         do {
-            try await withDeadline {
+            try await withDeadline(deadline) {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 0,
                                                                       logger: logger ?? self.logger)
                 defer { Task { try? await connection.close() } }
@@ -50,6 +50,7 @@ public final class SharedDatabase: Sendable {
     }
 
     /// Runs `body` in one transaction (committed when it returns, rolled back when it throws).
+    @discardableResult
     public func transaction<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
@@ -58,12 +59,15 @@ public final class SharedDatabase: Sendable {
         }
     }
 
-    /// Runs `body` on a pooled connection, outside a transaction.
+    /// Runs `body` on a pooled connection, outside a transaction, within `deadline` (default:
+    /// the database's).
+    @discardableResult
     public func withConnection<Result: Sendable>(
+        deadline: Duration? = nil,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         do {
-            return try await withDeadline { try await self.client.withConnection { try await body($0) } }
+            return try await withDeadline(deadline ?? self.deadline) { try await self.client.withConnection { try await body($0) } }
         } catch {
             var cause: any Error = error
             if let failed = error as? PostgresTransactionError {
@@ -80,9 +84,10 @@ public final class SharedDatabase: Sendable {
             || error is PostgresTransactionError || error is CancellationError || "\(type(of: error))" == "ConnectionPoolError"
     }
 
-    /// `body`, or ``SharedDatabaseError/Kind/timedOut`` once ``deadline`` has passed.
-    func withDeadline<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        let deadline = self.deadline
+    /// `body`, or ``SharedDatabaseError/Kind/timedOut`` once `deadline` has passed.
+    func withDeadline<Result: Sendable>(_ deadline: Duration, _ body: @escaping @Sendable () async throws -> Result) async throws
+        -> Result
+    {
         let url = self.url
         return try await withThrowingTaskGroup(of: Result.self) { group in
             group.addTask { try await body() }

@@ -187,8 +187,10 @@ struct RoomWorker {
         let draft = MessageDraft(room: room.id, kind: .user, name: member.info.name, text: text, at: clock.milliseconds())
         do {
             let message = try await store.append(draft)
-            await fanOutWritten(message)
+            // Others' earlier messages first, then the sender's ack, then its message, as on one node.
+            if message.id > record.lastMessageID + 1 { await fanOutStored(upTo: message.id - 1) }
             member.outlet.send(encoder.encode(.ack(ref: ref, id: message.id)))
+            await fanOutWritten(message)
         } catch ChatStoreError.roomClosed(let current) {
             await adopt(current)
             member.outlet.send(encoder.encode(.error(code: .roomClosed, message: closedMessage, ref: ref)))

@@ -63,6 +63,13 @@ struct LifecycleRecorder: Sendable {
                                           "subscribers": "\(event.subscriptionIDs.count)"])
                 }
                 await dispatcher.wake(woken.sorted())
+                for case .ended(let ended) in changes {
+                    do {
+                        try await store.releaseRoom(ended.room, endedAt: ended.at)
+                    } catch {
+                        logger.warning("room \(ended.room) not released in the directory (its lease runs out instead): \(error)")
+                    }
+                }
                 return
             } catch {
                 if inbox.isFinished && attempt >= Self.shutdownRetries {

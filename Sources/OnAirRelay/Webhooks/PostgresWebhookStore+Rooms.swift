@@ -8,6 +8,9 @@ import PostgresNIO
 extension PostgresWebhookStore {
     /// A room's lease: a dead relay's rooms are ended within `roomLease` + one renewal period.
     public static let roomLease: Duration = .seconds(6)
+    /// The longest a WHIP POST waits for the directory (the database away: publishing goes on
+    /// without the check after this).
+    static let claimDeadline: Duration = .seconds(1)
     /// How often the lease loop renews, sweeps and tidies.
     public static let roomRenewal: Duration = .seconds(2)
 
@@ -24,7 +27,7 @@ extension PostgresWebhookStore {
         let relayID = self.relayID
         let seconds = Double(Self.roomLease.components.seconds)
         let logger = self.logger
-        return try await database.withConnection { connection in
+        return try await database.withConnection(deadline: Self.claimDeadline) { connection in
             let claimed = try await connection.query("""
                 INSERT INTO relay_room (room, relay_id, claimed_at, lease_until)
                 VALUES (\(room), \(relayID), now(), now() + make_interval(secs => \(seconds)))
@@ -57,13 +60,15 @@ extension PostgresWebhookStore {
         }
     }
 
-    /// Frees `room` at once when this relay's stream there ended (a new publisher may come
-    /// to any relay).
-    public func releaseRoom(_ room: String) async throws {
+    /// Frees `room` at once when this relay's stream there ended at `endedAt` (a new publisher
+    /// may come to any relay); a claim made after that end (a new publisher here) stays.
+    public func releaseRoom(_ room: String, endedAt: Double) async throws {
         let relayID = self.relayID
         let logger = self.logger
         try await database.withConnection { connection in
-            try await connection.query("DELETE FROM relay_room WHERE room = \(room) AND relay_id = \(relayID)", logger: logger)
+            try await connection.query("""
+                DELETE FROM relay_room WHERE room = \(room) AND relay_id = \(relayID) AND claimed_at <= to_timestamp(\(endedAt))
+                """, logger: logger)
         }
     }
 

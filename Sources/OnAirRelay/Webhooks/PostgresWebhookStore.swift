@@ -122,7 +122,8 @@ public final class PostgresWebhookStore: WebhookOutboxStore {
         /// Every live stream of this relay (its restart after a crash).
         case ownedBy(String)
         /// The streams whose room lease in the directory ran out (their relay is gone): the
-        /// directory rows are deleted in the same statement, so one relay ends each of them.
+        /// directory rows are deleted in the same statement, so one relay ends each of them,
+        /// and so are the dead relay's lane claims, so that these ends go out at once.
         case leaseExpired
     }
 
@@ -138,7 +139,8 @@ public final class PostgresWebhookStore: WebhookOutboxStore {
                 """, logger: logger)
         case .leaseExpired:
             rows = try await connection.query("""
-                WITH lost AS (DELETE FROM relay_room WHERE lease_until < now() RETURNING room, relay_id)
+                WITH lost AS (DELETE FROM relay_room WHERE lease_until < now() RETURNING room, relay_id),
+                     lanes AS (DELETE FROM relay_lane WHERE relay_id IN (SELECT relay_id FROM lost))
                 UPDATE relay_stream s SET live = false, sequence = s.sequence + 1, updated_at = \(now)
                 FROM lost WHERE s.room = lost.room AND s.live AND s.relay_id = lost.relay_id
                 RETURNING s.room, s.generation, s.sequence, s.session_id, s.started_at, s.peak_viewers

@@ -28,6 +28,8 @@ public protocol WebhookOutboxStore: Sendable {
     func claimLane(_ subscription: String) async throws -> Bool
     /// Gives this relay's lanes up (graceful stop), so another relay takes them at once.
     func releaseLanes() async throws
+    /// This relay's stream in `room` ended at `endedAt`: the room is free for any relay.
+    func releaseRoom(_ room: String, endedAt: Double) async throws
 
     /// The next deliveries of a subscriber's lane, in the order they must go out.
     func pendingDeliveries(subscription: String, limit: Int) async throws -> [PendingDelivery]
@@ -99,4 +101,5 @@ extension WebhookOutboxStore {
 extension WebhookStore: WebhookOutboxStore {
     public func claimLane(_ subscription: String) async throws -> Bool { true }
     public func releaseLanes() async throws {}
+    public func releaseRoom(_ room: String, endedAt: Double) async throws {}
 }
