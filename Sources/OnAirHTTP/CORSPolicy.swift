@@ -6,8 +6,6 @@ import HTTPTypes
 public struct CORSPolicy: Sendable {
     /// Origins allowed to call (`"*"`: any).
     public let allowedOrigins: [String]
-    /// `Access-Control-Allow-Methods` of a preflight (also the `Allow` of every OPTIONS answer).
-    public let methods: String
     /// `Access-Control-Allow-Headers` of a preflight.
     public let requestHeaders: String
     /// `Access-Control-Expose-Headers` of every answer: the response headers a script may read
@@ -16,10 +14,9 @@ public struct CORSPolicy: Sendable {
     /// How long a browser may cache a preflight, seconds.
     public let maxAge: Int
 
-    public init(allowedOrigins: [String], methods: [HTTPRequest.Method], requestHeaders: [HTTPField.Name],
+    public init(allowedOrigins: [String], requestHeaders: [HTTPField.Name],
                 exposedHeaders: [String]? = nil, maxAge: Int = 3_600) {
         self.allowedOrigins = allowedOrigins
-        self.methods = methods.map(\.rawValue).joined(separator: ", ")
         self.requestHeaders = requestHeaders.map(\.rawName).joined(separator: ", ")
         self.exposedHeaders = exposedHeaders?.joined(separator: ", ")
         self.maxAge = maxAge
@@ -46,8 +43,9 @@ public struct CORSPolicy: Sendable {
         return headers
     }
 
-    /// The CORS headers of a preflight answer for `origin`.
-    public func preflightHeaders(origin: String?) -> HTTPFields {
+    /// The CORS headers of a preflight answer for `origin`, allowing `methods`: the `Allow` of
+    /// the path asked about (what it takes, not what the server has elsewhere).
+    public func preflightHeaders(origin: String?, methods: String) -> HTTPFields {
         var headers = responseHeaders(origin: origin)
         guard !headers.isEmpty else { return headers }
         headers[.accessControlAllowMethods] = methods

@@ -20,8 +20,9 @@ Then, one test each, in this order:
 3. `test_garbage_flood` - random methods and paths (never a real route; bodies on some), as
    fast as one generator process can send them (FLOOD_CONNECTIONS keep-alive connections,
    FLOOD_DEPTH requests pipelined per write), FLOOD_SECONDS against each server in turn: every
-   answer a 4xx. OPTIONS is left out: both servers answer it 204 on every path (a known defect,
-   see test_openapi.py). The generator is this file run as a script (`flood`), a subprocess.
+   answer a 4xx (`405` where a garbage `/hls/` path has an LL-HLS resource's shape). OPTIONS is
+   left out: on such a path it is answered `204`. The generator is this file run as a script
+   (`flood`), a subprocess.
    One process reached as much as two (the servers, debug builds, are the bottleneck).
 4. `test_never_reading_websocket_is_dropped` - a WebSocket client (raw socket, 16 kB receive
    buffer) joins room 42 and never reads, while POSTERS clients post ~2 kB messages as fast as

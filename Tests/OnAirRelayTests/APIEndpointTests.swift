@@ -63,6 +63,24 @@ struct APIEndpointTests {
         }
     }
 
+    @Test("percent-encoded room ids are decoded before the room-id rule (RFC 3986 §2.1)")
+    func percentEncodedRoom() async throws {
+        try await withRelay { _, client in
+            let created = try await client.publish(room: "%34%32")
+            #expect(created.location.hasPrefix("/whip/42/"), "\(created.location)")
+            let response = try await client.get("/api/streams/%34%32")
+            #expect(response.status == .ok)
+            #expect((try json(response) as? [String: Any])?["room"] as? String == "42")
+            #expect(try await client.get("/rooms/%34%32").status == .ok)
+            #expect(try await client.delete(created.location.replacingOccurrences(of: "/whip/42/", with: "/whip/%34%32/")).status == .ok)
+            for room in ["%2F", "a%2Fb", "%2E%2E", "%2e", "%zz", "%00", "%FF", "%34%32%21"] {
+                let refused = try await client.get("/api/streams/\(room)")
+                #expect(refused.status == .badRequest, "\(room): \(refused.status)")
+                #expect(refused.text.hasPrefix("room id must be"), "\(room): \(refused.text)")
+            }
+        }
+    }
+
     @Test("/metrics: Prometheus text with the relay's onair_ series")
     func metrics() async throws {
         try await withRelay { _, client in

@@ -27,6 +27,11 @@ struct HLSFastPathTests {
             #expect(try HLSRoute.parse(path: path[...], query: nil) == nil, "\(path)")
         }
         #expect(throws: RelayHTTPError.self) { try HLSRoute.parse(path: "/hls/4%2/index.m3u8", query: nil) }
+        // RFC 3986 §2.1: the room segment is percent-decoded before the room-id rule.
+        #expect(try HLSRoute.parse(path: "/hls/%34%32/index.m3u8", query: nil) == .multivariant(room: "42"))
+        for room in ["%2F", "a%2Fb", "%2E%2E", "%2e", "%00"] {
+            #expect(throws: RelayHTTPError.self, "\(room)") { try HLSRoute.parse(path: "/hls/\(room)/index.m3u8"[...], query: nil) }
+        }
         #expect(throws: RelayHTTPError.self) { try HLSRoute.parse(path: "/hls/42/s/media.m3u8", query: "_HLS_msn=x") }
     }
 
@@ -39,7 +44,7 @@ struct HLSFastPathTests {
         let app = Application(
             router: RelayRouter.build(engine: relay.engine, config: relay.config, logger: relay.logger),
             server: .http1(configuration: .init(additionalChannelHandlers: [
-                HLSFastPathHandler(engine: relay.engine, cors: CORSPolicy(allowedOrigins: ["*"], methods: [.get], requestHeaders: [])),
+                HLSFastPathHandler(engine: relay.engine, cors: CORSPolicy(allowedOrigins: ["*"], requestHeaders: [])),
             ])),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "OnAir"),
             onServerRunning: { channel in portPromise.succeed(channel.localAddress?.port ?? 0) },
@@ -101,6 +106,35 @@ struct HLSFastPathTests {
         let hls = try #require(answer.range(of: "room 42 is not live"))
         let head = answer[..<hls.lowerBound].components(separatedBy: "HTTP/1.1 ").last ?? ""
         #expect(head.contains("Access-Control-Allow-Origin: *") && head.contains("Server: OnAir") && head.contains("Date: "), "\(head)")
+    }
+
+    @Test("HEAD is answered here as GET is, with GET's Content-Length and no content (RFC 9110 §9.3.2)")
+    func head() async throws {
+        let answer = try await exchange(
+            "HEAD /hls/42/index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "HEAD /hls/4%2/index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let responses = answer.components(separatedBy: "HTTP/1.1 ").dropFirst()
+        #expect(responses.map { String($0.prefix(3)) } == ["404", "400", "200"], "\(answer)")
+        let notLive = "room 42 is not live\n"
+        #expect(responses.first?.contains("Content-Length: \(notLive.utf8.count)") == true, "\(answer)")
+        #expect(!answer.contains(notLive) && !answer.contains("room id must be"), "\(answer)")
+        #expect(answer.hasSuffix("\r\n\r\nok\n"), "\(answer)")
+    }
+
+    @Test("a router answer after one given here is framed by its own request's method (HEAD, then GET)")
+    func routerFramingAfterFastPath() async throws {
+        // HTTP/1's encoder frames each answer by the method of the request it answers, in
+        // order: an answer written past it would leave it one request behind, and the GET
+        // below would be framed as the HEAD before it (no content).
+        let answer = try await exchange(
+            "GET /hls/42/index.m3u8 HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let statuses = answer.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
+        #expect(statuses == ["404", "200", "200"], "\(answer)")
+        #expect(answer.hasSuffix("\r\n\r\nok\n"), "\(answer)")
+        #expect(answer.components(separatedBy: "ok\n").count == 2, "one body, the GET's: \(answer)")
     }
 
     @Test("requests pipelined behind one answered here wait for it, then take the same path decision")

@@ -162,12 +162,15 @@ struct SessionResourceTests {
         }
     }
 
-    @Test("PATCH refusals: wrong Content-Type 415, garbage 400, unknown session 404")
+    @Test("PATCH refusals: wrong Content-Type 415 with Accept-Patch, garbage 400, unknown session 404")
     func patchRefusals() async throws {
         try await withRelay { _, client in
             let created = try await client.publish()
             let wrongType = try await client.patch(created.location, Self.trickle(), contentType: "application/sdp")
             #expect(wrongType.status == .unsupportedMediaType)
+            // RFC 5789 §2.2: a 415 to a PATCH names the accepted types in Accept-Patch.
+            #expect(wrongType.headers[HTTPField.Name("Accept-Patch")!] == "application/trickle-ice-sdpfrag")
+            #expect(wrongType.headers[HTTPField.Name("Accept-Post")!] == nil)
             let garbage = try await client.patch(created.location, "v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\n")
             #expect(garbage.status == .badRequest, "\(garbage.status)")
             #expect(!garbage.text.isEmpty)

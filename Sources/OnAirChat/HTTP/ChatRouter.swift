@@ -8,7 +8,8 @@ import OnAirHTTP
 /// The chat's HTTP routes (REST + webhook receiver) and its WebSocket route.
 enum ChatRouter {
     static func http(_ services: ChatServices, webhooks: WebhookReceiver) -> Router<ChatRequestContext> {
-        let router = Router(context: ChatRequestContext.self)
+        // RFC 9110 §9.3.2: every GET route answers HEAD too (GET's header fields, no content).
+        let router = Router(context: ChatRequestContext.self, options: .autoGenerateHeadEndpoints)
         let cors = corsPolicy(services)
         router.add(middleware: CORSPolicyMiddleware(policy: cors))
         APIDocument(bundle: .module).register(on: router)
@@ -38,26 +39,29 @@ enum ChatRouter {
         router.post("/hooks/relay") { request, _ in
             try await webhooks.receive(request)
         }
+        // Last, so that it sees only what no route took: OPTIONS, and 405 for a method a known
+        // path does not take (RFC 9110 §15.5.6), as JSON like the chat's other errors.
+        router.add(middleware: AllowedMethodsMiddleware(routes: RouteMethods(router),
+                                                        refusal: { ChatHTTPError($0, $1, headers: $2) }))
         return router
     }
 
     /// Who may call the chat from a page of another origin (`http.cors_origins`): the relay's
     /// viewer page, served from the relay's origin. The WebSocket upgrade checks it too.
     static func corsPolicy(_ services: ChatServices) -> CORSPolicy {
-        CORSPolicy(allowedOrigins: services.config.http.corsOrigins, methods: [.options, .get, .post],
-                   requestHeaders: [.authorization, .contentType])
+        CORSPolicy(allowedOrigins: services.config.http.corsOrigins, requestHeaders: [.authorization, .contentType])
     }
 
     static func webSocket(_ services: ChatServices) -> Router<ChatRequestContext> {
         let router = Router(context: ChatRequestContext.self)
         router.ws("/rooms/:room/ws") { request, context in
-            guard let room = context.parameters.get("room"), ChatRoomID.isValid(room) else { return .dontUpgrade }
+            guard context.parameters.get("room").flatMap(ChatRoomID.fromPath) != nil else { return .dontUpgrade }
             if let origin = request.headers[.origin], !corsPolicy(services).allows(origin) {
                 return .dontUpgrade
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            let roomID = context.requestContext.parameters.get("room") ?? ""
+            let roomID = context.requestContext.parameters.get("room").flatMap(ChatRoomID.fromPath) ?? ""
             let outlet = try await ChatOutlet.install(id: services.connectionIDs.next(), on: context.requestContext.channel)
             var connection = ChatConnection(roomID: roomID, services: services, outlet: outlet)
             try await connection.run(inbound: inbound, outbound: outbound)

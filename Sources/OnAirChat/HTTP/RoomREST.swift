@@ -89,7 +89,13 @@ struct RoomREST: Sendable {
             throw ChatHTTPError(.forbidden, "bot posting is off (set auth.bot_token or ONAIR_CHAT_BOT_TOKEN)")
         }
         try ChatBearerToken.require(token, in: request)
-        let bytes = try await request.body.collect(upTo: services.config.limits.maxFrameBytes)
+        let maxBytes = services.config.limits.maxFrameBytes
+        let bytes: ByteBuffer
+        do {
+            bytes = try await request.body.collect(upTo: maxBytes)
+        } catch is NIOTooManyBytesError {
+            throw ChatHTTPError(.contentTooLarge, "body larger than \(maxBytes) bytes (limits.max_frame_bytes)")
+        }
         let body: PostBody
         do {
             body = try JSONRequestBody.decode(PostBody.self, from: Data(buffer: bytes))

@@ -9,8 +9,8 @@ import NIOCore
 import OnAirHTTP
 import NIOHTTPTypes
 
-/// Answers LL-HLS GETs (`/hls/...`) on the connection's event loop, in the HTTP pipeline
-/// ahead of the router. A part that releases a thousand blocking playlist requests then
+/// Answers LL-HLS GETs and HEADs (`/hls/...`) on the connection's event loop, in the HTTP
+/// pipeline ahead of the router. A part that releases a thousand blocking playlist requests then
 /// costs a thousand writes of one shared rendered playlist, not a thousand async handler
 /// resumptions, each with its own hops between the media loop, a task and the channel's
 /// loop (measured: ~30 µs of one core per released request through the router, which is
@@ -21,6 +21,11 @@ import NIOHTTPTypes
 /// router still owes this connection a response is answered once that response has ended, and
 /// requests arriving while one is held here wait until it is answered, then go through the
 /// same decision.
+///
+/// Answers go through the HTTP/1 encoder, as the router's do: it frames each answer by the
+/// method of the request it answers, in request order (no content for a HEAD, RFC 9110
+/// §9.3.2), so one written past it would leave it a request behind and every later answer on
+/// the connection framed by its predecessor's method (a GET after a HEAD sent without its body).
 final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -44,18 +49,9 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var inRead = false
     private var readCompletePending = false
 
-    /// Where answers are written: at the socket end of the pipeline, as bytes. The head is
-    /// a few lines of text and the body the playlist buffer shared by every answer; the
-    /// HTTP/1 encoder in between has nothing to add to them.
-    private let socketEnd = SocketEndWriter()
-
     init(engine: RelayEngine, cors: CORSPolicy) {
         self.engine = engine
         self.cors = cors
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        try? context.pipeline.syncOperations.addHandler(socketEnd, position: .first)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -83,14 +79,14 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func route(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch part {
         case .head(let head):
-            if current == nil, head.method == .get, head.path?.hasPrefix("/hls/") == true {
+            if current == nil, head.method == .get || head.method == .head, head.path?.hasPrefix("/hls/") == true {
                 current = (head, false)
             } else {
                 routerOutstanding += 1
                 forward(part, context: context)
             }
         case .body:
-            if current == nil { forward(part, context: context) }   // a GET's body is ignored
+            if current == nil { forward(part, context: context) }   // a GET's or HEAD's body is ignored
         case .end:
             guard let request = current else {
                 forward(part, context: context)
@@ -181,28 +177,31 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// The response (plain-text errors, as the router's), then the next queued request.
+    /// The response (plain-text errors, as the router's; a HEAD's without content), then the
+    /// next queued request. The body is the playlist buffer shared by every answer.
     private func send(_ outcome: Outcome, to head: HTTPRequest, context: ChannelHandlerContext) {
-        guard context.channel.isActive, let socket = socketEnd.context else { return }
+        guard context.channel.isActive else { return }
+        let status: HTTPResponse.Status
         let body: ByteBuffer
-        var text: String
+        var fields: HTTPFields
         switch outcome {
         case .content(let bytes, let type, let cache):
-            body = bytes
-            text = "HTTP/1.1 200 OK\r\nContent-Type: \(type)\r\nCache-Control: \(cache)\r\n"
+            (status, body) = (.ok, bytes)
+            fields = [.contentType: type, .cacheControl: cache]
         case .error(let code, let reason):
-            body = ByteBuffer(string: reason + "\n")
-            text = "HTTP/1.1 \(code.code) \(code.reasonPhrase)\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            (status, body) = (code, ByteBuffer(string: reason + "\n"))
+            fields = [.contentType: "text/plain; charset=utf-8"]
         }
-        text += "Content-Length: \(body.readableBytes)\r\n"
-        for field in cors.responseHeaders(origin: head.headerFields[.origin]) {
-            text += "\(field.name.rawName): \(field.value)\r\n"
-        }
+        fields[.contentLength] = String(body.readableBytes)
+        fields.append(contentsOf: cors.responseHeaders(origin: head.headerFields[.origin]))
         let close = head.headerFields[.connection]?.lowercased().contains("close") == true
-        if close { text += "Connection: close\r\n" }
-        text += "Date: \(httpDate())\r\nServer: OnAir\r\n\r\n"
-        socket.write(NIOAny(ByteBuffer(string: text)), promise: nil)
-        socket.writeAndFlush(NIOAny(body), promise: nil)
+        if close { fields[.connection] = "close" }
+        fields[.date] = httpDate()
+        fields[.server] = "OnAir"
+        // Written from here, toward the socket: past this handler's own write (router answers only).
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
+        if head.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         current = nil
         if close {
             context.close(promise: nil)
@@ -236,14 +235,4 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         date = (Int(now), text)
         return text
     }
-}
-
-/// Sits first in the pipeline (next to the socket) so that ``HLSFastPathHandler`` can
-/// write finished HTTP/1.1 bytes there; everything else passes through untouched.
-final class SocketEndWriter: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = ByteBuffer
-    private(set) var context: ChannelHandlerContext?
-
-    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 }

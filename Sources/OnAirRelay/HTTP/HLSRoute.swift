@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 import OnAirHLS
 
 /// An LL-HLS request, parsed from its path and query: what ``HLSFastPathHandler`` asks the
@@ -8,6 +10,12 @@ enum HLSRoute: Sendable, Equatable {
     case multivariant(room: String)
     /// `/hls/{room}/{stream}/{file}` with the blocking-reload parameters (RFC 8216bis §6.2.5).
     case resource(room: String, stream: String, file: String, request: PlaylistRequest)
+
+    /// The paths answered here, for the router's `Allow` answers (``RouteMethods``): GET, and
+    /// HEAD with it.
+    static let routes: [(path: RouterPath, method: HTTPRequest.Method)] = [
+        ("/hls/:room/index.m3u8", .get), ("/hls/:room/:stream/:file", .get),
+    ]
 
     /// The route of `path` (without query), nil when the path is not one of ours; throws
     /// the 400 a malformed room or query deserves.

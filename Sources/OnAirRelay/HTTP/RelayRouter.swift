@@ -9,14 +9,10 @@ import OnAirHTTP
 enum RelayRouter {
     static func build(engine: RelayEngine, config: RelayConfig, logger: Logger,
                       webhooks: WebhookService? = nil) -> Router<BasicRequestContext> {
-        let router = Router()
+        // RFC 9110 §9.3.2: every GET route answers HEAD too (GET's header fields, no content).
+        let router = Router(options: .autoGenerateHeadEndpoints)
         let links = config.iceServers.map(iceServerLink)
-        var optionsHeaders: HTTPFields = [
-            HTTPField.Name("Accept-Post")!: "application/sdp",
-            HTTPField.Name("Accept-Patch")!: "application/trickle-ice-sdpfrag",
-        ]
-        for link in links { optionsHeaders.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
-        router.add(middleware: CORSPolicyMiddleware(policy: corsPolicy(config), extraOptionsHeaders: optionsHeaders))
+        router.add(middleware: CORSPolicyMiddleware(policy: corsPolicy(config)))
         APIDocument(bundle: .module).register(on: router)
         SignallingController(engine: engine, config: config, iceServerLinks: links, logger: logger,
                              directory: webhooks?.roomDirectory).register(on: router)
@@ -70,15 +66,29 @@ enum RelayRouter {
         router.get("/") { _, _ -> Response in
             Response(status: .found, headers: [.location: "/rooms/42"])
         }
+        // Last, so that it sees only what no route took: OPTIONS, and 405 for a method a known
+        // path does not take (RFC 9110 §15.5.6), by the routes above and LL-HLS's.
+        router.add(middleware: AllowedMethodsMiddleware(
+            routes: RouteMethods(router, alsoServed: HLSRoute.routes), optionsHeaders: optionsHeaders(links: links),
+            refusal: { RelayHTTPError($0, $1, headers: $2) }))
         return router
+    }
+
+    /// What OPTIONS adds on the WHIP/WHEP resources: the endpoints' `Accept-Post` (RFC 9725
+    /// §4.2) and ICE servers (§4.6), the sessions' `Accept-Patch` (RFC 5789 §3.1).
+    static func optionsHeaders(links: [String]) -> [(path: RouterPath, headers: HTTPFields)] {
+        var endpoint: HTTPFields = [HTTPField.Name("Accept-Post")!: "application/sdp"]
+        for link in links { endpoint.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
+        let session: HTTPFields = [HTTPField.Name("Accept-Patch")!: "application/trickle-ice-sdpfrag"]
+        return [("/whip/:room", endpoint), ("/whep/:room", endpoint),
+                ("/whip/:room/:session", session), ("/whep/:room/:session", session)]
     }
 
     /// Who may call the relay from a page of another origin (`http.cors_origins`): WHIP/WHEP
     /// clients must read `Location`, `ETag` and `Link` (RFC 9725 §4.2, §4.6), the HLS player its
     /// playlists. The HLS fast path answers by the same policy.
     static func corsPolicy(_ config: RelayConfig) -> CORSPolicy {
-        CORSPolicy(allowedOrigins: config.http.corsOrigins, methods: [.options, .get, .post, .put, .patch, .delete],
-                   requestHeaders: [.authorization, .contentType, .ifMatch],
+        CORSPolicy(allowedOrigins: config.http.corsOrigins, requestHeaders: [.authorization, .contentType, .ifMatch],
                    exposedHeaders: ["Location", "ETag", "Link", "Accept-Post", "Accept-Patch", "Retry-After", "WWW-Authenticate"])
     }
 

@@ -163,11 +163,14 @@ struct SignallingController: Sendable {
         return Response(status: .ok)
     }
 
+    /// A 415 names the type taken: in `Accept-Patch` for a PATCH (RFC 5789 §2.2), else in
+    /// `Accept-Post` (W3C LDP §7.1; on the layer's PUT too, for want of an `Accept-Put`).
     private func requireContentType(_ expected: String, _ request: Request) throws {
         let given = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard given == expected else {
+            let accept = HTTPField.Name(request.method == .patch ? "Accept-Patch" : "Accept-Post")!
             throw RelayHTTPError(.unsupportedMediaType, "Content-Type must be \(expected) (got \(given ?? "none"))",
-                                 headers: [HTTPField.Name("Accept-Post")!: expected])
+                                 headers: [accept: expected])
         }
     }
 
