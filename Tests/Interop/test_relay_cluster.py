@@ -468,3 +468,107 @@ def test_room_free_on_other_relay_once_stream_ended(procs, tmp_path, pg_database
     assert status == 201 and listed is None, \
         (f"2 s after the stream on A ended, WHIP POST to room 42 on B -> {status} {text.strip()!r}; B lists {listed}; "
          f"the room left B's listing {time.time() - deleted['wall']:.1f} s after the DELETE")
+
+
+# -- 6. publisher DELETE -> room.closed on every chat node ----------------------------------------
+
+def test_publisher_delete_closes_room_on_every_chat_node(procs, tmp_path, pg_database):
+    """End to end on one PostgreSQL database (the relay_* and the chat_* tables side by side): a
+    relay whose webhook subscriber is chat node A's /hooks/relay, and chat nodes A and B (one
+    webhook secret, the relay's). Two WebSocket clients in room 42 on each node. An aiortc
+    publisher to room 42 goes live: all four get the stream.started system message and the room
+    is open on both nodes. The publisher DELETEs its WHIP session: counted from the DELETE's
+    response, all four get the stream.ended system message (publisher_deleted) and then
+    `room.closed` (publisher_deleted) within 1.0 s; a send on B is refused (room_closed) and
+    GET /rooms/42 on B says closed (publisher_deleted, the relay's generation)."""
+    import asyncio
+
+    from test_chat import ROOM, STEP
+    from test_chat_cluster import Peer, close_all, launch_cluster, run
+    from test_chat_cluster import get as chat_get
+
+    close_within = 1.0
+    a, b = launch_cluster(procs, tmp_path, pg_database)
+    assert a.secret == b.secret, "launch_cluster gives both chat nodes one webhook secret"
+    to_chat_a = {"ONAIR_WEBHOOK_URL": f"{a.base_url}/hooks/relay", "ONAIR_WEBHOOK_SECRET": a.secret}
+    relay, _, _ = cluster_relay(procs, tmp_path, pg_database, "r", to_chat_a)
+
+    async def scenario():
+        peers: list[Peer] = []
+        try:
+            for chat, node, names in ((a, "A", ("ann", "art")), (b, "B", ("bob", "bea"))):
+                for name in names:
+                    peers.append(await Peer.join(chat, name, f"{name}@{node}"))
+            on_b = [p for p in peers if p.label.endswith("@B")]
+
+            # Live: the relay records stream.started and delivers it to A; every client gets the
+            # system message, whichever node it is on.
+            publisher = await asyncio.to_thread(publish, procs, relay, ROOM, "publisher-42")
+            session = session_of(publisher)
+            await asyncio.to_thread(wait_live, relay, ROOM)
+            for peer in peers:
+                await peer.wait(lambda p=peer: any(m.get("event") == "stream.started" for m in p.live), 10,
+                                "the stream.started system message (relay -> chat A webhook, fanned out to B)")
+            started = [next(m for m in p.live if m.get("event") == "stream.started") for p in peers]
+            assert len({m["id"] for m in started}) == 1, \
+                f"the four clients got different stream.started messages: {[(p.label, m) for p, m in zip(peers, started)]}"
+            started_id = started[0]["id"]
+            for chat, node in ((a, "A"), (b, "B")):
+                status, room = await chat_get(chat, f"/rooms/{ROOM}")
+                assert status == 200 and room["state"] == "open", f"GET /rooms/{ROOM} on {node} while live: {status} {room}"
+            live_id = await on_b[0].say("hello while live")  # sends are allowed while the room is open
+            for peer in peers:
+                await peer.wait(lambda p=peer: p.last_id >= live_id, STEP, "the message sent on B while live")
+
+            # The publisher DELETEs its session (SIGTERM -> DELETE <Location>).
+            stopping = time.monotonic()
+            deleted = await asyncio.to_thread(unpublish, publisher)
+            to_wall = time.time() - time.monotonic()  # peers stamp frames with time.monotonic()
+            answered_at = deleted["wall"]  # the publisher's time.time() once the DELETE's response was read
+            print(f"\nDELETE of WHIP session {session} answered {deleted['status']} "
+                  f"{(answered_at - to_wall - stopping) * 1000:.0f} ms after SIGTERM to the publisher")
+
+            for peer in peers:  # waits well past the limit, so that late figures are still measured
+                await peer.wait(lambda p=peer: p.first("room.closed") is not None, close_within + 10,
+                                "room.closed after the publisher's DELETE")
+            latencies: dict[str, float] = {}
+            for peer in peers:
+                closed_at, closed = peer.first("room.closed")
+                latencies[peer.label] = closed_at + to_wall - answered_at
+                assert closed_at >= stopping, f"{peer.label}: room.closed before the publisher was told to leave: {closed}"
+                system = peer.first("message", stopping, lambda f: f["message"].get("event") == "stream.ended")
+                assert system is not None and system[0] <= closed_at, \
+                    f"{peer.label}: the stream.ended system message must come before room.closed: " \
+                    f"{[f for _, f in peer.frames[-4:]]}"
+                message = system[1]["message"]
+                assert (message["kind"], message.get("reason")) == ("system", "publisher_deleted"), \
+                    f"{peer.label}: the stream.ended system message: {message}"
+                assert closed["reason"] == "publisher_deleted" and closed["message_id"] == message["id"], \
+                    f"{peer.label}: room.closed {closed} (stream.ended message {message['id']})"
+                assert message["id"] > live_id > started_id, (peer.label, started_id, live_id, message)
+            print("DELETE answered -> room.closed: "
+                  + ", ".join(f"{label} {seconds * 1000:.0f} ms" for label, seconds in latencies.items()))
+            slow = {label: round(seconds, 3) for label, seconds in latencies.items() if seconds > close_within}
+            assert not slow, \
+                (f"room.closed later than {close_within} s after the DELETE's response (s): {slow}; relay log: "
+                 f"{log_lines(relay, 'stream ended', 'webhook delivered', 'webhook attempt')[-6:]}")
+
+            # Read-only on B now.
+            answer = await on_b[0].ask({"type": "send", "text": "hello after the end?"})
+            assert answer["type"] == "error" and answer.get("code") == "room_closed", \
+                f"{on_b[0].label}: a send on B after room.closed must be refused with room_closed: {answer}"
+            ended = [x for x in await asyncio.to_thread(outbox, relay)
+                     if x["type"] == "stream.ended" and x["room"] == ROOM]
+            assert len(ended) == 1, f"the relay's outbox holds {len(ended)} stream.ended events for room {ROOM}: {ended}"
+            status, room = await chat_get(b, f"/rooms/{ROOM}")
+            assert status == 200 and room["state"] == "closed" and room["closed_reason"] == "publisher_deleted", \
+                f"GET /rooms/{ROOM} on B after the DELETE: {status} {room}"
+            assert room["generation"] == ended[0]["generation"], \
+                f"GET /rooms/{ROOM} on B: generation {room['generation']}, the relay's stream.ended: {ended[0]}"
+            for peer in peers:
+                assert sum(1 for _, f in peer.frames if f["type"] == "room.closed") == 1, \
+                    f"{peer.label}: room.closed more than once: {[f for _, f in peer.frames if f['type'] == 'room.closed']}"
+                assert peer.closed_at is None, f"{peer.label}: the node closed the WebSocket"
+        finally:
+            await close_all(peers)
+    run(scenario(), timeout=90)

@@ -14,29 +14,31 @@ struct WebhooksAdminAPITests {
     static let token = "admin-secret"
     static let auth: HTTPFields = [.authorization: "Bearer \(token)"]
 
-    func withAPI(adminToken: String? = token,
-                 _ body: @Sendable (WebhookStore, any TestClientProtocol) async throws -> Void) async throws {
+    func withAPI(_ kind: OutboxKind, adminToken: String? = token,
+                 _ body: @Sendable (any WebhookOutboxStore, any TestClientProtocol) async throws -> Void) async throws {
         var config = RelayConfig()
         config.auth.adminToken = adminToken
-        let store = try WebhookStore(path: ":memory:", schedule: RetrySchedule(delays: [0], jitter: 0))
-        let running = WebhookFixtures.dispatcher(store)
-        let router = Router()
-        WebhookAdminController(store: store, dispatcher: running.0, config: config, logger: WebhookFixtures.quietLogger)
-            .register(on: router)
-        try await Application(router: router).test(.router) { client in try await body(store, client) }
-        await WebhookFixtures.stop(running)
+        try await OutboxStoreFactory.with(kind) { stores in
+            let store = try await stores.open(RetrySchedule(delays: [0], jitter: 0))
+            let running = WebhookFixtures.dispatcher(store)
+            let router = Router()
+            WebhookAdminController(store: store, dispatcher: running.0, config: config, logger: WebhookFixtures.quietLogger)
+                .register(on: router)
+            try await Application(router: router).test(.router) { client in try await body(store, client) }
+            await WebhookFixtures.stop(running)
+        }
     }
 
     func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any])
     }
 
-    @Test("no admin token configured: the API is off (403); wrong or missing token: 401")
-    func tokens() async throws {
-        try await withAPI(adminToken: nil) { _, client in
+    @Test("no admin token configured: the API is off (403); wrong or missing token: 401", arguments: OutboxKind.allCases)
+    func tokens(_ kind: OutboxKind) async throws {
+        try await withAPI(kind, adminToken: nil) { _, client in
             try await client.execute(uri: "/api/webhooks", method: .get, headers: Self.auth) { #expect($0.status == .forbidden) }
         }
-        try await withAPI { _, client in
+        try await withAPI(kind) { _, client in
             try await client.execute(uri: "/api/webhooks", method: .get) { response in
                 #expect(response.status == .unauthorized && response.headers[.wwwAuthenticate] != nil)
             }
@@ -46,9 +48,9 @@ struct WebhooksAdminAPITests {
         }
     }
 
-    @Test("create shows the whsec_ secret once; list and get do not; delete removes")
-    func subscriptions() async throws {
-        try await withAPI { store, client in
+    @Test("create shows the whsec_ secret once; list and get do not; delete removes", arguments: OutboxKind.allCases)
+    func subscriptions(_ kind: OutboxKind) async throws {
+        try await withAPI(kind) { store, client in
             let body = ByteBuffer(string: #"{"url":"http://127.0.0.1:9/hooks/relay","events":["stream.ended"],"description":"chat"}"#)
             let id = try await client.execute(uri: "/api/webhooks", method: .post, headers: Self.auth, body: body) { response in
                 #expect(response.status == .created)
@@ -74,9 +76,9 @@ struct WebhooksAdminAPITests {
         }
     }
 
-    @Test("bad input: unknown event type, non-http URL, not JSON")
-    func badInput() async throws {
-        try await withAPI { _, client in
+    @Test("bad input: unknown event type, non-http URL, not JSON", arguments: OutboxKind.allCases)
+    func badInput(_ kind: OutboxKind) async throws {
+        try await withAPI(kind) { _, client in
             for (body, status) in [(#"{"url":"http://x/","events":["stream.exploded"]}"#, HTTPResponse.Status.unprocessableContent),
                                    (#"{"url":"file:///etc/passwd"}"#, .unprocessableContent),
                                    ("url=http://x/", .badRequest)] {
@@ -87,9 +89,9 @@ struct WebhooksAdminAPITests {
         }
     }
 
-    @Test("delivery log, redelivery of a delivery, catch-up by global sequence; config subscribers cannot be deleted")
-    func logRedeliverCatchUp() async throws {
-        try await withAPI { store, client in
+    @Test("delivery log, redelivery of a delivery, catch-up by global sequence; config subscribers cannot be deleted", arguments: OutboxKind.allCases)
+    func logRedeliverCatchUp(_ kind: OutboxKind) async throws {
+        try await withAPI(kind) { store, client in
             let subscriber = RelayConfig.Webhooks.Subscriber(url: "http://127.0.0.1:9/x", secret: WebhookSecret.generate().encoded)
             try await store.syncConfigSubscribers([subscriber], now: 0)
             let id = WebhookStore.configSubscriptionID(url: subscriber.url)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import OnAirWebhooks
+import OnAirTestSupport
 import ServiceLifecycle
 import Testing
 @testable import OnAirRelay
@@ -9,16 +10,16 @@ import Testing
 /// deliveries out, and a graceful shutdown that still delivers the last `stream.ended`.
 @Suite("Webhooks: service")
 struct WebhooksServiceTests {
-    @Test("observer → outbox → delivery; viewer updates rate-limited; shutdown drains the final stream.ended")
-    func observerToReceiver() async throws {
+    @Test("observer → outbox → delivery; viewer updates rate-limited; shutdown drains the final stream.ended", arguments: OutboxKind.allCases)
+    func observerToReceiver(_ kind: OutboxKind) async throws {
         let receiver = WebhookTestReceiver()
         try await receiver.serve { url in
             var config = RelayConfig.Webhooks()
-            config.database = ":memory:"
+            config.database = kind == .sqlite ? ":memory:" : try ThrowawayPostgres.database()
             config.viewersIntervalSeconds = 1
             let secret = WebhookSecret.generate().encoded
             config.subscribers = [.init(url: url, secret: secret)]
-            let service = try await WebhookService.open(config: config, logger: WebhookFixtures.quietLogger)
+            let service = try await WebhookService.open(config: config, relayID: "http://relay-a.test", logger: WebhookFixtures.quietLogger)
             let group = ServiceGroup(configuration: .init(services: [.init(service: service)], logger: WebhookFixtures.quietLogger))
             let running = Task { try await group.run() }
 

@@ -30,7 +30,7 @@ while (($#)); do
     --minutes) seconds=$(($2 * 60)); shift ;;
     --jobs) jobs=$2; shift ;;
     --no-build) build=0 ;;
-    --nice) nice_cmd=(nice -n 10) ;;
+    --nice) nice_cmd=(nice -n "${FUZZ_NICE:-10}") ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1") ;;

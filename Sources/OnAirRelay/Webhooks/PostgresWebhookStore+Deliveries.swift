@@ -1,3 +1,4 @@
+import Logging
 import Foundation
 import NIOCore
 import PostgresNIO
@@ -52,11 +53,38 @@ extension PostgresWebhookStore {
         }
     }
 
+    /// One transaction: the attempt log and the delivered ones (nearly all of a batch) in one
+    /// statement each; the rarer retries and failures one by one.
     public func recordAttempts(_ outcomes: [AttemptOutcome]) async throws {
         let logger = self.logger
         try await database.transaction { connection in
-            for outcome in outcomes { try await Self.apply(outcome, connection, logger) }
+            let delivered = outcomes.filter { $0.decision == .delivered }
+            if !delivered.isEmpty { try await Self.applyDelivered(delivered, connection, logger) }
+            for outcome in outcomes where outcome.decision != .delivered { try await Self.apply(outcome, connection, logger) }
         }
+    }
+
+    /// Logs and closes delivered attempts with two statements (arrays unnested; a missing
+    /// status or error travels as an empty string).
+    static func applyDelivered(_ outcomes: [AttemptOutcome], _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let ids = outcomes.map(\.delivery.id)
+        let times = outcomes.map(\.at)
+        let durations = outcomes.map(\.durationMs)
+        let statuses = outcomes.map { outcome -> String in
+            if case .response(let code, _) = outcome.result { return String(code) }
+            return ""
+        }
+        try await connection.query("""
+            INSERT INTO relay_delivery_attempt (delivery_id, attempted_at, status, error, duration_ms)
+            SELECT id, at, NULLIF(status, '')::bigint, NULL, duration
+            FROM unnest(\(ids)::bigint[], \(times)::float8[], \(statuses)::text[], \(durations)::float8[]) AS t(id, at, status, duration)
+            """, logger: logger)
+        try await connection.query("""
+            UPDATE relay_delivery d SET state = 'delivered', attempts = d.attempts + 1, last_attempt_at = t.at,
+                last_status = NULLIF(t.status, '')::bigint, last_error = NULL, next_attempt_at = NULL, finished_at = t.at
+            FROM unnest(\(ids)::bigint[], \(times)::float8[], \(statuses)::text[]) AS t(id, at, status)
+            WHERE d.id = t.id
+            """, logger: logger)
     }
 
     static func apply(_ outcome: AttemptOutcome, _ connection: PostgresConnection, _ logger: Logger) async throws {
