@@ -52,4 +52,18 @@ struct WebhooksDoorbellTests {
         #expect(rest?.count == 1)
         #expect(await inbox.next() == nil)
     }
+
+    @Test("a full inbox (the database away) drops viewer counts and ticks, never starts or ends")
+    func inboxBound() async {
+        let inbox = LifecycleInbox(capacity: 4)
+        for i in 0..<6 { inbox.post(.viewers(room: "42", sessionID: "p", viewers: i, at: 0)) }
+        inbox.post(.tick(1))
+        inbox.post(.started(WebhookFixtures.started("42", "q")))
+        inbox.post(.ended(WebhookFixtures.ended("42", "q")))
+        #expect(inbox.takeDropped() == 3)
+        #expect(inbox.takeDropped() == 0)
+        let held = await inbox.next() ?? []
+        #expect(held.count == 6)
+        #expect(held.filter { !$0.isSuperseded }.count == 2, "the start and the end are kept past the bound")
+    }
 }

@@ -33,6 +33,10 @@ struct LifecycleRecorder: Sendable {
                 }
             }
             if !changes.isEmpty { await record(changes, inbox: inbox) }
+            let dropped = inbox.takeDropped()
+            if dropped > 0 {
+                logger.error("\(dropped) viewer update(s) dropped: \(inbox.capacity) lifecycle changes were already held (database away)")
+            }
         }
     }
 
