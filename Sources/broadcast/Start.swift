@@ -145,8 +145,7 @@ enum SignalHandlers {
     static func install() {
         _ = processStopSignal.isRequested  // initialise the global before a handler can run
         let handler: @convention(c) (Int32) -> Void = { number in
-            if number == SIGINT && processStopSignal.isRequested { _exit(130) }
-            processStopSignal.request(number == SIGINT ? .interrupted : .terminated)
+            if processStopSignal.receive(isInterrupt: number == SIGINT) { _exit(130) }
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
