@@ -105,12 +105,7 @@ public final class PostgresChatStore: ChatStore {
             case .ignore(let reason):
                 return .ignored(reason: reason, room: room)
             case .apply(let updated, let draft):
-                room.state = updated.state
-                room.generation = updated.generation
-                room.sequence = updated.sequence
-                room.closedReason = updated.closedReason
-                room.viewers = updated.viewers
-                room.updatedAt = updated.updatedAt
+                room.takeLifecycle(of: updated)
                 var message: ChatMessage?
                 if let draft {
                     message = draft.stored(id: room.lastMessageID + 1)

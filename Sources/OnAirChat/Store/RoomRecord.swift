@@ -36,4 +36,16 @@ public struct RoomRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// Takes what a stream event decided (``RoomTransition/apply(updated:message:)``): state,
+    /// event position, close reason, viewers, update time. The id, the message counter and the
+    /// creation time stay the store's.
+    mutating func takeLifecycle(of updated: RoomRecord) {
+        state = updated.state
+        generation = updated.generation
+        sequence = updated.sequence
+        closedReason = updated.closedReason
+        viewers = updated.viewers
+        updatedAt = updated.updatedAt
+    }
 }

@@ -72,12 +72,7 @@ public final class SQLiteChatStore: ChatStore {
             case .ignore(let reason):
                 return .ignored(reason: reason, room: room)
             case .apply(let updated, let draft):
-                room.state = updated.state
-                room.generation = updated.generation
-                room.sequence = updated.sequence
-                room.closedReason = updated.closedReason
-                room.viewers = updated.viewers
-                room.updatedAt = updated.updatedAt
+                room.takeLifecycle(of: updated)
                 try db.execute(sql: """
                     UPDATE room SET state = ?, generation = ?, sequence = ?, closed_reason = ?, viewers = ?, updated_at = ?
                     WHERE id = ?

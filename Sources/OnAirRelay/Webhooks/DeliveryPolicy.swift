@@ -6,6 +6,18 @@ public enum AttemptResult: Sendable, Equatable {
     case response(status: Int, retryAfter: String?)
     /// No response: refused connection, DNS failure, timeout.
     case failed(String)
+
+    /// The HTTP status, for the delivery log (nil without a response).
+    var status: Int? {
+        if case .response(let code, _) = self { return code }
+        return nil
+    }
+
+    /// Why there was no response, for the delivery log.
+    var failure: String? {
+        if case .failed(let message) = self { return message }
+        return nil
+    }
 }
 
 /// What to do with a delivery after an attempt.

@@ -70,10 +70,7 @@ extension PostgresWebhookStore {
         let ids = outcomes.map(\.delivery.id)
         let times = outcomes.map(\.at)
         let durations = outcomes.map(\.durationMs)
-        let statuses = outcomes.map { outcome -> String in
-            if case .response(let code, _) = outcome.result { return String(code) }
-            return ""
-        }
+        let statuses = outcomes.map { $0.result.status.map(String.init) ?? "" }
         try await connection.query("""
             INSERT INTO relay_delivery_attempt (delivery_id, attempted_at, status, error, duration_ms)
             SELECT id, at, NULLIF(status, '')::bigint, NULL, duration
@@ -90,12 +87,8 @@ extension PostgresWebhookStore {
     static func apply(_ outcome: AttemptOutcome, _ connection: PostgresConnection, _ logger: Logger) async throws {
         let delivery = outcome.delivery
         let at = outcome.at
-        var status: Int?
-        var error: String?
-        switch outcome.result {
-        case .response(let code, _): status = code
-        case .failed(let message): error = message
-        }
+        let status = outcome.result.status
+        let error = outcome.result.failure
         try await connection.query("""
             INSERT INTO relay_delivery_attempt (delivery_id, attempted_at, status, error, duration_ms)
             VALUES (\(delivery.id), \(at), \(status), \(error), \(outcome.durationMs))

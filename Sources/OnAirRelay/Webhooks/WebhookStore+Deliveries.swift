@@ -28,12 +28,8 @@ extension WebhookStore {
     static func apply(_ outcome: AttemptOutcome, _ db: Database) throws {
         let delivery = outcome.delivery
         let at = outcome.at
-        var status: Int?
-        var error: String?
-        switch outcome.result {
-        case .response(let code, _): status = code
-        case .failed(let message): error = message
-        }
+        let status = outcome.result.status
+        let error = outcome.result.failure
         try db.cachedStatement(sql: """
             INSERT INTO delivery_attempts (delivery_id, attempted_at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)
             """).execute(arguments: [delivery.id, at, status, error, outcome.durationMs])
