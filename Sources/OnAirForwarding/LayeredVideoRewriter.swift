@@ -16,6 +16,10 @@ public struct LayeredVideoRewriter: Sendable {
     /// for what they sent (a viewer may go f -> h -> q within a second and still miss f's packets).
     private var previous: [(layer: Int, rewriter: TrackRewriter)] = []
     private static let previousKept = 3
+    /// The viewer sequence numbers sent from the layers left since ``takeLeftBehind()`` was
+    /// last called: any hole in them will never be filled by the publisher's repair, which
+    /// now goes to the viewers of that layer only.
+    private var leftBehind: (first: UInt16, last: UInt16)?
     /// When the last video packet went out and which layer it came from (for the timestamp
     /// step after a pause, and across layers without sender reports).
     private var lastSentAt: MonoTime?
@@ -86,6 +90,16 @@ public struct LayeredVideoRewriter: Sendable {
     private mutating func remember(_ layer: Int) {
         if previous.count == Self.previousKept { previous.removeLast() }
         previous.insert((layer, rewriter), at: 0)
+        if let range = rewriter.viewerRange {
+            // Layers follow one another without a gap in the viewer's numbering: one range.
+            leftBehind = (leftBehind?.first ?? range.first, range.last)
+        }
+    }
+
+    /// The viewer sequence numbers of the layers left since the last call, once.
+    public mutating func takeLeftBehind() -> (first: UInt16, last: UInt16)? {
+        defer { leftBehind = nil }
+        return leftBehind
     }
 
     /// The publisher layer and sequence number behind a viewer's sequence number, and the

@@ -90,6 +90,13 @@ public struct TrackRewriter: Sendable {
         hasLast ? (lastTimestamp, lastTimestamp &- timestampOffset) : nil
     }
 
+    /// The viewer sequence numbers from the first sent since the last (re)start to the newest,
+    /// or nil before anything was sent. Sequence numbers in it that were never sent are holes
+    /// the publisher lost.
+    public var viewerRange: (first: UInt16, last: UInt16)? {
+        started && hasLast ? (firstViewerSequence, lastSequence) : nil
+    }
+
     /// Whether a viewer sequence number was sent since the last (re)start, i.e. maps back
     /// through this rewriter's offset.
     public func covers(viewerSequence: UInt16) -> Bool {

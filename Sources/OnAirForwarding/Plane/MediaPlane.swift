@@ -179,7 +179,10 @@ package final class MediaPlane {
             if let publisher = room.publisher { sendTransportFeedback(publisher, now: now) }
             if ticks % 5 == 0 { selectLayers(room, now: now) }
             sendProbePadding(room, now: now, interval: .milliseconds(20))
-            for viewer in room.viewers { room.resendUnconfirmed(to: viewer, scratch: &overdueResends, now: now, sender: sender) }
+            for viewer in room.viewers {
+                room.fillHolesLeftBehind(by: viewer, now: now, sender: sender)
+                room.resendUnconfirmed(to: viewer, scratch: &overdueResends, now: now, sender: sender)
+            }
         }
         if now - lastReportTick >= .seconds(1) {
             let elapsed = min(now - lastReportTick, .seconds(2))

@@ -219,11 +219,14 @@ package final class Room {
     /// padding (RFC 3550 §5.1) for libwebrtc, which drops padding by sequence number. aiortc's
     /// jitter buffer holds every later frame until 512 packets have passed a hole (17 s on a
     /// 180p layer of one packet per frame).
-    private func giveUp(_ sequence: UInt16, of viewer: ViewerSession, at destination: DatagramDestination,
-                        sender: any DatagramSink, now: MonoTime) {
+    ///
+    /// - Parameter frameTimestamp: the timestamp for a packet that was never sent (else the
+    ///   newest sent).
+    func giveUp(_ sequence: UInt16, of viewer: ViewerSession, at destination: DatagramDestination,
+                sender: any DatagramSink, now: MonoTime, frameTimestamp: UInt32? = nil) {
         guard let track = viewer.video else { return }
         let sent = viewer.history.sent(sequence)
-        let timestamp = sent?.timestamp ?? track.rewriter.lastTimestamps?.viewer ?? 0
+        let timestamp = sent?.timestamp ?? frameTimestamp ?? track.rewriter.lastTimestamps?.viewer ?? 0
         let emitted = Self.fillerNALUnit.withUnsafeBytes { filler in
             emit(to: viewer, at: destination, sender: sender, marker: sent?.marker ?? false, payloadType: track.payloadType,
                  sequence: sequence, timestamp: timestamp, ssrc: track.ssrc,

@@ -62,7 +62,9 @@ extension Room {
                 let sent = emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: viewer.video!.payloadType,
                                 sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: viewer.video!.ssrc,
                                 payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4, now: now)
-                if sent != nil { publisher.repair?.lossAnnouncements &+= 1 }
+                guard sent != nil else { continue }
+                publisher.repair?.lossAnnouncements &+= 1
+                viewer.history.recordSent(sequence: numbers.sequence, timestamp: numbers.timestamp, marker: false)
             }
         }
     }
