@@ -19,11 +19,14 @@ struct MediaLoadMeterTests {
         #expect(meter.load == 1, "clamped: CPU time of a thread cannot exceed wall time, rounding can")
     }
 
-    @Test("admission projects the viewers admitted since the last reading, each at the average viewer's cost")
+    @Test("admission projects the viewers admitted since the last reading, each at a viewer's cost")
     func projection() {
         var meter = MediaLoadMeter()
         meter.sample(cpuNanoseconds: 0, viewers: 100, at: .seconds(10))
-        meter.sample(cpuNanoseconds: 500_000_000, viewers: 100, at: .seconds(11))   // 50 % for 100 viewers
+        // 50 % for 100 viewers, the fan-out 40 % of it: a viewer costs 1.5 x 0.4 % capped at 0.5 %.
+        meter.noteFanOut(from: .seconds(10.2), to: .seconds(10.6))
+        meter.sample(cpuNanoseconds: 500_000_000, viewers: 100, at: .seconds(11))
+        #expect(abs(meter.fanOutLoad - 0.4) < 1e-9)
         #expect(abs(meter.loadPerViewer - 0.005) < 1e-12)
         // A burst of joins inside one period: 60 more fit under 0.8 (0.5 + 60 x 0.005 = 0.8).
         var admitted = 0
@@ -36,6 +39,22 @@ struct MediaLoadMeterTests {
         #expect(abs(meter.projectedLoad - 0.6) < 1e-9)
         let afterReading = meter.admitViewer(limit: 0.8)
         #expect(afterReading)
+    }
+
+    @Test("a burst on a relay that had one viewer: each new viewer costs what the fan-out took for it, not the whole loop")
+    func burstAfterFewViewers() {
+        var meter = MediaLoadMeter()
+        meter.sample(cpuNanoseconds: 0, viewers: 1, at: .seconds(10))
+        // 5 % busy (a publisher, timers, HTTP hand-offs); the one viewer's fan-out 0.2 %.
+        meter.noteFanOut(from: .seconds(10.5), to: .seconds(10.502))
+        meter.sample(cpuNanoseconds: 50_000_000, viewers: 1, at: .seconds(11))
+        #expect(abs(meter.loadPerViewer - 0.003) < 1e-9)
+        var admitted = 0
+        for _ in 0..<200 where meter.admitViewer(limit: 0.85) { admitted += 1 }
+        #expect(admitted == 200, "the old average (5 % a viewer) let 17 in")
+        // The limit still holds: 0.05 + n x 0.003 < 0.85 up to n = 266.
+        while meter.admitViewer(limit: 0.85) { admitted += 1 }
+        #expect(admitted == 267)
     }
 
     @Test("with no viewers yet, nothing is projected: the first viewers always get in below the limit")
@@ -52,6 +71,7 @@ struct MediaLoadMeterTests {
     func limitOneIsOff() {
         var meter = MediaLoadMeter()
         meter.sample(cpuNanoseconds: 0, viewers: 10, at: .seconds(10))
+        meter.noteFanOut(from: .seconds(10), to: .seconds(10.9))
         meter.sample(cpuNanoseconds: 950_000_000, viewers: 10, at: .seconds(11))
         var admitted = 0
         for _ in 0..<100 where meter.admitViewer(limit: 1) { admitted += 1 }

@@ -180,7 +180,11 @@ package final class MediaPlane {
             if ticks % 5 == 0 { selectLayers(room, now: now) }
             sendProbePadding(room, now: now, interval: .milliseconds(20))
             for viewer in room.viewers {
-                room.fillHolesLeftBehind(by: viewer, now: now, sender: sender)
+                if let fill = room.fillHolesLeftBehind(by: viewer, now: now, sender: sender), fill.filled > 0 {
+                    logger.debug("holes of a layer left filled", metadata: [
+                        "session": "\(viewer.id)", "from": "\(fill.first)", "through": "\(fill.last)", "filled": "\(fill.filled)",
+                    ])
+                }
                 room.resendUnconfirmed(to: viewer, scratch: &overdueResends, now: now, sender: sender)
             }
         }

@@ -14,9 +14,13 @@ extension Room {
     /// buffer has moved past anything older.
     package static let leftBehindChecked: UInt16 = 512
 
-    package func fillHolesLeftBehind(by viewer: ViewerSession, now: MonoTime, sender: any DatagramSink) {
+    /// Returns the range checked and the holes filled, when a layer was left.
+    @discardableResult
+    package func fillHolesLeftBehind(by viewer: ViewerSession, now: MonoTime,
+                                     sender: any DatagramSink) -> (first: UInt16, last: UInt16, filled: Int)? {
         guard viewer.video != nil, let range = viewer.video!.takeLeftBehind(), !viewer.repeatsNACKs,
-              let destination = viewer.destination, viewer.peer.canSendMedia else { return }
+              let destination = viewer.destination, viewer.peer.canSendMedia else { return nil }
+        var filled = 0
         let span = min(range.last &- range.first, Self.leftBehindChecked - 1)
         var sequence = range.last &- span
         var frameTimestamp = viewer.history.sent(sequence &- 1)?.timestamp
@@ -26,10 +30,11 @@ extension Room {
             } else {
                 let timestamp = frameTimestamp ?? nextSentTimestamp(after: sequence, through: range.last, of: viewer)
                 giveUp(sequence, of: viewer, at: destination, sender: sender, now: now, frameTimestamp: timestamp)
-                if let timestamp { viewer.history.recordSent(sequence: sequence, timestamp: timestamp, marker: false) }
+                filled += 1
             }
             sequence &+= 1
         }
+        return (range.last &- span, range.last, filled)
     }
 
     /// The timestamp of the first packet sent after `sequence` (a hole at the start of a range).

@@ -233,6 +233,10 @@ package final class Room {
                  payload: viewer.repeatsNACKs ? UnsafeRawBufferPointer(start: nil, count: 0) : filler,
                  padding: viewer.repeatsNACKs ? 4 : 0, now: now)
         }
-        if emitted != nil { viewer.retransmissionsGivenUp &+= 1 }
+        guard emitted != nil else { return }
+        viewer.retransmissionsGivenUp &+= 1
+        // Filled now: a later check of the viewer's holes must not fill it again (a packet that
+        // far behind resets aiortc's jitter buffer).
+        if sent == nil { viewer.history.recordSent(sequence: sequence, timestamp: timestamp, marker: false) }
     }
 }

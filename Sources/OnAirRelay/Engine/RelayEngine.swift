@@ -66,7 +66,9 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     }
 
     public func readBatchComplete() {
-        plane.readBatchComplete(now: MonoTime.now())
+        let start = MonoTime.now()
+        plane.readBatchComplete(now: start)
+        plane.mediaLoad.noteFanOut(from: start, to: MonoTime.now())
     }
 
     // MARK: timers

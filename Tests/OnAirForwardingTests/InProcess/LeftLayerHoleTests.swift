@@ -50,6 +50,32 @@ struct LeftLayerHoleTests {
         #expect(viewer.peer.session.srtpFailures == 0)
     }
 
+    @Test("a hole already filled (the repair gave up while the viewer was on f) is not filled again when it leaves f")
+    func filledOnce() throws {
+        let harness = try PlaneHarness()
+        let stream = try LiveStream(harness)
+        harness.run(for: .seconds(1))
+        let viewer = try harness.watch()
+        try harness.runUntil(timeout: .seconds(2)) { viewer.frames.last?.layer == 0 }
+        let ssrc = stream.publisher.layers[0].ssrc
+        var lost = 0
+        harness.dropsInbound = { _, datagram in
+            guard lost < 1, let header = try? RTPHeader(parsing: datagram), header.ssrc == ssrc else { return false }
+            lost += 1
+            return true
+        }
+        harness.run(for: .seconds(3))
+        let videoSSRC = try #require(viewer.video.first?.ssrc)
+        let padding = viewer.peer.rtp.compactMap { try? RTPHeader(parsing: $0) }.filter { $0.ssrc == videoSSRC && $0.payloadLength == 0 }
+        #expect(padding.count == 1, "the repair's give-up announced the hole")
+        try harness.plane.setLayerCap(id: viewer.sessionID, room: harness.room, maximumHeight: 180, now: harness.now)
+        try harness.runUntil(timeout: .seconds(1)) { viewer.frames.last?.layer == 2 }
+        harness.run(for: .milliseconds(40))
+        let hole = try #require(padding.first?.sequenceNumber)
+        let copies = viewer.peer.rtp.compactMap { try? RTPHeader(parsing: $0) }.filter { $0.ssrc == videoSSRC && $0.sequenceNumber == hole }
+        #expect(copies.count == 1, "a second copy that far behind resets aiortc's jitter buffer")
+    }
+
     @Test("a viewer that repeats its NACKs (transport-cc: libwebrtc) gets nothing unasked")
     func notForViewersThatRepeatNACKs() throws {
         let harness = try PlaneHarness()
