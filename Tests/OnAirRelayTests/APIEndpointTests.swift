@@ -95,6 +95,7 @@ struct APIEndpointTests {
             #expect(samples.contains { $0.hasPrefix("onair_sessions ") && Double($0.dropFirst("onair_sessions ".count)) == 1 }, "\(samples)")
             #expect(samples.contains { $0.hasPrefix("onair_stream_live{room=\"42\"}") })
             for name in ["onair_udp_datagrams_sent_total", "onair_udp_datagrams_unroutable_total", "onair_srtp_failures_total",
+                         "onair_media_loop_load", "onair_media_fanout_load",
                          "onair_stream_packets_in_total"] {
                 #expect(samples.contains { $0.hasPrefix(name) }, "no \(name)")
             }

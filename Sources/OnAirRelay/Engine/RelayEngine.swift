@@ -119,8 +119,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     func counters() -> EngineCounters {
         EngineCounters(sessions: plane.sessions.count, datagramsSent: sender.sent, datagramsDropped: sender.dropped,
                        sendMessages: sender.messagesSent, segmentationFallbacks: sender.segmentationFallbacks,
-                       paddedPackets: plane.paddedPackets, mediaLoad: plane.mediaLoad.load, unroutable: plane.unroutable,
-                       srtpFailures: plane.srtpFailures)
+                       paddedPackets: plane.paddedPackets, mediaLoad: plane.mediaLoad.load, fanOutLoad: plane.mediaLoad.fanOutLoad,
+                       unroutable: plane.unroutable, srtpFailures: plane.srtpFailures)
     }
 
     // MARK: LL-HLS

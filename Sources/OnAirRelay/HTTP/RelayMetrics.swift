@@ -48,6 +48,8 @@ final class RelayMetrics: Sendable {
         }
         gauge("onair_sessions", "WebRTC sessions (publishers + viewers)", Double(engine.sessions))
         gauge("onair_media_loop_load", "Share of its core the media loop was busy over the last second", engine.mediaLoad)
+        gauge("onair_media_fanout_load", "Share of the last second the media loop spent fanning packets out to viewers "
+              + "(what admission charges per viewer)", engine.fanOutLoad)
         counter("onair_udp_datagrams_sent_total", [], "Datagrams handed to the kernel", engine.datagramsSent)
         counter("onair_udp_datagrams_dropped_total", [], "Datagrams the kernel would not take (shed load)", engine.datagramsDropped)
         counter("onair_udp_send_messages_total", [], "Messages given to sendmmsg: one per UDP GSO run of datagrams to one peer", engine.sendMessages)
@@ -89,6 +91,8 @@ public struct EngineCounters: Sendable, Codable {
     public var paddedPackets: UInt64 = 0
     /// Share of its core the media loop was busy over the last second.
     public var mediaLoad: Double = 0
+    /// Share of the last second spent fanning packets out to viewers.
+    public var fanOutLoad: Double = 0
     public var unroutable: UInt64 = 0
     public var srtpFailures: UInt64 = 0
 }
