@@ -1100,7 +1100,8 @@ async def run(args) -> int:
         say("")
         say(f"== end of stream: stream.ended for room {ctx.room} at the soak subscriber: "
             f"{'yes' if ('stream.ended', ctx.room) in ctx.hooks.events else 'NO'}; room.closed seen by "
-            f"{ctx.chat.room_closed} of the {connected_at_end} chat clients connected")
+            f"{ctx.chat.room_closed} chat clients ({connected_at_end} still connected when the wait ended: a client "
+            f"that saw it may have been between reconnects since)")
         if fan:
             lines = [l for l in tail(fan.log_path, 200).splitlines()
                      if "viewers connected" in l or "@" in l or "failed" in l or l.startswith("|")]
