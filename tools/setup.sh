@@ -9,6 +9,7 @@ APT_PACKAGES=(
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
   libx264-dev libopus-dev libsrtp2-dev
   ffmpeg chromium chromium-driver iproute2 nftables ethtool python3-venv curl postgresql
+  golang-go golang-github-pion-webrtc.v3-dev
 )
 
 missing=()

@@ -32,6 +32,28 @@ def netlab():
     return module
 
 
+REFPEER_DIR = REPO.parent / "shared" / "refpeer"   # ../shared/refpeer from the repository root
+REFPEER_OUT = REPO / ".build" / "refpeer"
+
+
+def refpeer_bin(name: str) -> Path:
+    """The Pion reference peer's `relay` or `client` (../shared/refpeer), built once into
+    .build/refpeer from Debian's Go packages (tools/setup.sh installs golang-go and
+    golang-github-pion-webrtc.v3-dev). ONAIR_REFPEER_DIR names another build's folder."""
+    out = Path(os.environ.get("ONAIR_REFPEER_DIR", str(REFPEER_OUT)))
+    binary = out / "bin" / name
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        build = REFPEER_DIR / "build.sh"
+        if not build.is_file():
+            raise FileNotFoundError(f"no Pion reference peer at {REFPEER_DIR} (../shared/refpeer beside the repository)")
+        done = subprocess.run(["sh", str(build), str(out)], capture_output=True, text=True, timeout=600)
+        if done.returncode != 0 or not binary.is_file():
+            raise RuntimeError(f"../shared/refpeer/build.sh {out} failed ({done.returncode}): "
+                               f"{(done.stderr or done.stdout).strip()[-800:]} "
+                               "(apt-get install golang-go golang-github-pion-webrtc.v3-dev: tools/setup.sh does)")
+    return binary
+
+
 def free_port(kind: int = socket.SOCK_STREAM) -> int:
     """A port that is free on 127.0.0.1 right now (TCP or UDP)."""
     with socket.socket(socket.AF_INET, kind) as s:
