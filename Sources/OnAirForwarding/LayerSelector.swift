@@ -7,7 +7,16 @@ import OnAirWire
 ///   has limited (`keep` × its bitrate plus audio is
 ///   above the estimate), to the best layer that fits; and then no switch up for
 ///   `holdAfterDown` (a link that just choked is not tried again at once);
-/// - pause video when even the smallest layer is far above the estimate: audio goes on alone;
+/// - pause video only when the link has shown for seconds that it does not carry even the
+///   smallest layer (``PauseGate``): audio goes on alone. A single-layer stream, or a cap that
+///   leaves one layer, has nothing to switch to, so until then it is forwarded as a relay
+///   without an estimator would (NACKs answered, keyframes on request); a paused viewer probes
+///   the smallest layer again at once, at the rate its link carried before the congestion, and
+///   every ``Settings/retryWhilePaused`` after a failure, with no hold: video is back within
+///   about two seconds of the link's recovery, whatever the dip's depth or length;
+/// - in a viewer's first seconds (``Settings/joinWindow``: DTLS handshakes, keyframe bursts to
+///   many new viewers, its own busy CPU) a congestion signal switches down only once it has
+///   held for ``Settings/confirmInJoinWindow``, and such a switch holds only briefly;
 /// - up one layer at a time and only after a probe at that layer's rate got through
 ///   (``ProbeController``), or, for a viewer that cannot be probed (no RTX), when the
 ///   estimate exceeds it by `upWithoutProbe`. Probes climb in steps of at most `probeStep` ×
@@ -35,7 +44,20 @@ public struct LayerSelector: Sendable {
         /// seconds at full rate are a probe of their own, and padding on top of them overran a
         /// 600 kbit/s link that the layer alone just fitted.
         public var settleAfterUp: Duration = .seconds(3)
+        public var joinWindow: Duration = .seconds(5)
+        public var confirmInJoinWindow: Duration = .seconds(1)
+        public var holdAfterJoinDown: Duration = .seconds(2)
+        /// While paused: the wait after a failed probe of the smallest layer (instead of the
+        /// growing backoff), and, for a viewer that cannot be probed, between trials of it.
+        public var retryWhilePaused: Duration = .milliseconds(500)
+        public var trialWhilePaused: Duration = .seconds(2)
+        /// After a trial, evidence this long pauses again (the link just failed the layer).
+        public var trialWindow: Duration = .seconds(3)
+        public var trialSustain: Duration = .seconds(1)
+        /// The rate sent counts as carried once no congestion was signalled for this long.
+        public var cleanAfter: Duration = .seconds(2)
         public var probe = ProbeController.Settings()
+        public var pause = PauseGate.Settings()
         public init() {}
     }
 
@@ -53,6 +75,20 @@ public struct LayerSelector: Sendable {
     /// The viewer's last congestion signal when the running probe started.
     private var congestionBeforeProbe: MonoTime?
     public var probe: ProbeController
+    public private(set) var pauseGate: PauseGate
+    /// Why video is paused now (nil: not paused).
+    public private(set) var pauseReason: PauseGate.Reason?
+    public private(set) var pauses: UInt64 = 0
+    private var pausedAt = MonoTime.zero
+    /// The first update: the viewer's join.
+    private var joinedAt: MonoTime?
+    /// When the down condition was first seen in the join window (it must hold to count).
+    private var downSince: MonoTime?
+    /// Until when a trial of the smallest layer is judged on shorter evidence.
+    private var trialUntil: MonoTime?
+    /// What the viewer got while its link gave no congestion signal: where the climb back
+    /// from a pause starts.
+    public private(set) var carriedRate = 0
     /// The viewer's cap: no layer taller than this (nil: any). A new cap is the viewer's
     /// explicit choice: the next update picks afresh, without hold or probe.
     public var maximumHeight: Int? {
@@ -65,6 +101,7 @@ public struct LayerSelector: Sendable {
         self.settings = settings
         self.maximumHeight = maximumHeight
         probe = ProbeController(settings: settings.probe)
+        pauseGate = PauseGate(settings: settings.pause)
     }
 
     /// Re-decides the target from the layers and the estimate; returns the new target.
@@ -80,6 +117,9 @@ public struct LayerSelector: Sendable {
         let ladder = Self.ladder(layers, maximumHeight: maximumHeight)
         guard !ladder.isEmpty else { return target }
         func needs(_ layer: LayerCandidate) -> Double { Double(layer.bitrate + audioBitrate) }
+        let joined = joinedAt ?? now
+        joinedAt = joined
+        let joining = now - joined < settings.joinWindow
 
         if let delivered = estimator.acknowledgedBitrate { probe.observeDelivered(delivered) }
         if let measured = estimator.rembThroughput { probe.observeMeasured(measured.rate, at: measured.at) }
@@ -95,17 +135,18 @@ public struct LayerSelector: Sendable {
         case .failed:
             // What passed before may no longer: the next climb starts from what is sent.
             provenRate = 0
+            // Paused, the link's recovery is what is waited for: tried again soon, every time.
+            if chosen && target == nil { probe.retry(after: settings.retryWhilePaused, now: now) }
         case nil:
             break
+        }
+        if target != nil, sendingRate > 0, estimator.lastCongestion.map({ now - $0 >= settings.cleanAfter }) ?? true {
+            carriedRate = sendingRate
         }
         let estimateNow = Double(estimator.estimate)
         // Until the viewer's feedback has shown a limit, the estimate is only the start value:
         // a layer whose bitrate grows past it is no reason to leave it.
         let limited = estimator.lastCongestion != nil
-        // A REMB alone never pauses video: aiortc's counts the video it receives, so it
-        // collapses after one overload and, with video paused, could never rise again; loss
-        // above 10 % in its receiver reports does.
-        let mayPause = estimator.feedback != .remb || estimator.lossFraction > 0.10
         let position = target.flatMap { current in ladder.firstIndex { $0.index == current } }
         guard chosen, target == nil || position != nil else {
             // The first choice, or the target is gone (paused by the publisher, above a new
@@ -113,52 +154,97 @@ public struct LayerSelector: Sendable {
             // the start estimate (a probe takes the viewer higher within a second or two),
             // else the smallest; never paused.
             chosen = true
-            if limited {
-                target = (ladder.first { needs($0) * settings.keep <= estimateNow }
-                    ?? (!mayPause || estimateNow >= needs(ladder[ladder.count - 1]) * settings.pauseBelow ? ladder.last : nil))?.index
-            } else {
-                target = (ladder.first { needs($0) <= estimateNow } ?? ladder[ladder.count - 1]).index
-            }
+            target = (limited ? ladder.first { needs($0) * settings.keep <= estimateNow }
+                : ladder.first { needs($0) <= estimateNow })?.index ?? ladder[ladder.count - 1].index
+            resumed()
             return target
         }
         // While paused, `current` is past the smallest layer: the one to come back to.
         let current = position ?? ladder.count
-        if limited && current < ladder.count && estimateNow < needs(ladder[current]) * settings.keep {
-            let floor = ladder[ladder.count - 1]
-            let next = ladder[(current + 1)...].first { needs($0) * settings.keep <= estimateNow }
-                ?? (!mayPause || estimateNow >= needs(floor) * settings.pauseBelow ? floor : nil)
-            if next?.index != target {
-                target = next?.index
-                downSwitches += 1
-                holdUntil = now + settings.holdAfterDown
-                probe.cancel(now: now)
-                probed = nil
-                provenRate = 0
+        let smallest = ladder.count - 1
+        if current == smallest {
+            let floor = needs(ladder[smallest])
+            let evidence = estimateNow < floor * settings.pauseBelow
+                ? pauseGate.evidence(estimator: estimator, needs: floor, sending: sendingRate) : nil
+            let trial = trialUntil.map { now < $0 } ?? false
+            if pauseGate.observe(evidence, now: now, sustain: trial ? settings.trialSustain : nil), let evidence {
+                pause(trial ? .trial : evidence, now: now)
+                return target
             }
+            if limited && estimateNow < floor * settings.keep { return target }
+        } else {
+            pauseGate.reset()
+        }
+        if limited && current < smallest && estimateNow < needs(ladder[current]) * settings.keep {
+            // A viewer's first seconds are full of transient signals: one must hold to count.
+            if joining {
+                let since = downSince ?? now
+                downSince = since
+                guard now - since >= settings.confirmInJoinWindow else { return target }
+            }
+            downSince = nil
+            // Never straight to a pause: the smallest layer first, then ``PauseGate`` decides.
+            let next = ladder[(current + 1)...].first { needs($0) * settings.keep <= estimateNow } ?? ladder[smallest]
+            target = next.index
+            downSwitches += 1
+            holdUntil = now + (joining ? settings.holdAfterJoinDown : settings.holdAfterDown)
+            probe.cancel(now: now)
+            probed = nil
+            provenRate = 0
             return target
         }
-        guard current > 0, now >= holdUntil else { return target }
+        downSince = nil
+        let paused = current == ladder.count
+        // The hold after a switch down keeps a viewer from trying a bigger layer; it never
+        // delays the way back from a pause.
+        guard current > 0, paused || now >= holdUntil else { return target }
         let up = ladder[current - 1]
         let probedEnough = probed.map { Double($0.rate) >= needs(up) && now - $0.at < settings.probeValidity } ?? false
-        if probedEnough || !canProbe && estimateNow >= needs(up) * settings.upWithoutProbe {
+        let trialDue = paused && !canProbe && now - pausedAt >= settings.trialWhilePaused
+        if probedEnough || !canProbe && estimateNow >= needs(up) * settings.upWithoutProbe || trialDue {
             target = up.index
             upSwitches += 1
             probed = nil
             settledAt = now + settings.settleAfterUp
+            if paused {
+                resumed()
+                if trialDue && !probedEnough { trialUntil = now + settings.trialWindow }
+            }
             return target
         }
         if canProbe, estimator.lastFeedback != nil, now >= settledAt, probe.mayStart(now: now) {
             let step = limited ? settings.probeStepWhenLimited : settings.probeStep
             // What is sent is measured about once a second: just after a switch, the current
-            // layer's bitrate says it better.
+            // layer's bitrate says it better. Paused, the climb starts from what the link
+            // carried before the congestion, not from the audio that goes on alone.
             let currentNeeds = current < ladder.count ? needs(ladder[current]) : 0
-            let known = max(Double(sendingRate), Double(provenRate), 100_000, currentNeeds)
+            let known = max(Double(sendingRate), Double(provenRate), 100_000, currentNeeds,
+                            paused ? Double(carriedRate) : 0)
             congestionBeforeProbe = estimator.lastCongestion
             probe.start(rate: Int(min(needs(up) * settings.probeHeadroom, known * step)),
                         measuresDelivery: estimator.feedback == .transportCC,
                         measuresQueue: estimator.feedback != .transportCC, now: now)
         }
         return target
+    }
+
+    /// Video stops; audio goes on alone (``PauseGate`` decided).
+    private mutating func pause(_ reason: PauseGate.Reason, now: MonoTime) {
+        target = nil
+        downSwitches += 1
+        pauses += 1
+        pauseReason = reason
+        pausedAt = now
+        trialUntil = nil
+        pauseGate.reset()
+        probe.cancel(now: now)
+        probed = nil
+        provenRate = 0
+    }
+
+    private mutating func resumed() {
+        pauseReason = nil
+        pauseGate.reset()
     }
 
     /// A probe whose queue was measured left none (it passed, or was cut short by a signal that

@@ -218,6 +218,14 @@ public struct ProbeController: Sendable {
         return .failed
     }
 
+    /// The next probe may start `wait` after `now`, and failures start backing off afresh: a
+    /// paused viewer's link is probed until it recovers, however long its dip.
+    public mutating func retry(after wait: Duration, now: MonoTime) {
+        guard active == nil else { return }
+        nextAttempt = now + wait
+        backoff = settings.initialBackoff
+    }
+
     /// Drops a running probe without a verdict (the viewer switched down, or left).
     public mutating func cancel(now: MonoTime) {
         if active != nil { finish(now: now) }

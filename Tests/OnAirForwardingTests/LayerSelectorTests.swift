@@ -2,7 +2,7 @@ import OnAirWire
 import Testing
 @testable import OnAirForwarding
 
-/// Layer choice per viewer: down at once, up only after a probe, hysteresis, pause, cap.
+/// Layer choice per viewer: down at once, up only after a probe, hysteresis, cap (pauses: PauseRulesTests).
 @Suite("LayerSelector")
 struct LayerSelectorTests {
     let t0 = MonoTime.seconds(100)
@@ -13,12 +13,12 @@ struct LayerSelectorTests {
          LayerCandidate(index: 2, bitrate: 2_500_000, width: 1280, height: 720, live: live[2])]
     }
 
-    /// A REMB viewer started on f whose REMB of `remb` at t0 took it down to h (no way up
-    /// before t0 + 10 s).
+    /// A REMB viewer that joined 6 s before t0 (its first seconds are over) on f and whose REMB
+    /// of `remb` at t0 took it down to h (no way up before t0 + 10 s).
     func limitedByREMB(_ remb: Int) -> (LayerSelector, ViewerBandwidthEstimator) {
         var selector = LayerSelector()
         var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: MonoTime.seconds(94))
         estimator.handle(rembBitrate: remb, sentPayloadRate: 2_500_000, now: t0)
         selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
         return (selector, estimator)
@@ -121,7 +121,8 @@ struct LayerSelectorTests {
     func downHoldProbeUp() throws {
         var selector = LayerSelector()
         var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
+        // Joined 6 s before: past its first seconds (``PauseRulesTests/joinBurst``).
+        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: MonoTime.seconds(94))
         estimator.handle(rembBitrate: 850_000, sentPayloadRate: 2_500_000, now: t0 + .seconds(1))
         #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true,
                                 now: t0 + .seconds(1)) == 1)
@@ -226,31 +227,6 @@ struct LayerSelectorTests {
         rising.handle(rembBitrate: 650_000, sentPayloadRate: 700_000, now: t0)
         rising.handle(rembBitrate: 700_000, sentPayloadRate: 700_000, now: t0 + .milliseconds(500))
         #expect(rising.rembThroughput == nil)
-    }
-
-    @Test("below half the smallest layer video pauses; the smallest comes back after a probe")
-    func pauseAndResume() {
-        var selector = LayerSelector()
-        var estimator = ViewerBandwidthEstimator(feedback: .remb, start: 4_000_000)
-        selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0)
-        estimator.handle(rembBitrate: 80_000, sentPayloadRate: 2_500_000, now: t0)
-        // A REMB alone (aiortc's collapses after one overload) keeps the smallest layer.
-        var rembOnly = selector
-        var rembEstimator = estimator
-        #expect(rembOnly.update(layers: layers(), audioBitrate: 50_000, estimator: &rembEstimator, canProbe: true, now: t0) == 0)
-        // With loss above 10 % reported as well, video pauses.
-        estimator.handle(fractionLost: 0.2, now: t0)
-        #expect(selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: t0) == nil)
-        estimator.handle(fractionLost: 0, now: t0 + .seconds(5))
-        var now = t0 + .seconds(11)
-        var rates: [Int] = []
-        while selector.target == nil && now < t0 + .seconds(16) {
-            let before = selector.probe.active
-            selector.update(layers: layers(), audioBitrate: 50_000, estimator: &estimator, canProbe: true, now: now)
-            if before == nil, let active = selector.probe.active { rates.append(active.rate) }
-            now = now + .milliseconds(100)
-        }
-        #expect(selector.target == 0 && rates == [150_000, 225_000], "\(rates)")
     }
 
     @Test("a dead layer is no candidate; the cap keeps taller layers out")

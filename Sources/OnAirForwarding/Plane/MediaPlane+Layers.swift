@@ -79,7 +79,9 @@ extension MediaPlane {
     private func logLayerDecision(_ viewer: ViewerSession, publisher: PublisherSession, previousTarget: Int?, probing: Int?) {
         func name(_ layer: Int?) -> String { layer.map { publisher.videoLayers[$0].rid ?? "\($0)" } ?? "paused" }
         let probe = viewer.selector.probe
-        let event = previousTarget != viewer.selector.target ? "switch \(name(previousTarget)) -> \(name(viewer.selector.target))"
+        let event = previousTarget != viewer.selector.target
+            ? "switch \(name(previousTarget)) -> \(name(viewer.selector.target))"
+                + (viewer.selector.pauseReason.map { " (\($0.rawValue))" } ?? "")
             : probe.active.map { "probe at \($0.rate / 1000) kbit/s" }
             ?? "probe at \((probing ?? 0) / 1000) kbit/s ended (ok \(probe.succeeded), failed \(probe.failed), inconclusive \(probe.inconclusive)"
             + (probe.lastFailure.map { ", last failure: \($0)" } ?? "")

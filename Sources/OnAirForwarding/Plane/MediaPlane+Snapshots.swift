@@ -23,7 +23,8 @@ extension MediaPlane {
                      lossFraction: viewer.estimator.lossFraction, rttMs: viewer.roundTripTime.map { $0 * 1000 },
                      switchesUp: viewer.selector.upSwitches, switchesDown: viewer.selector.downSwitches,
                      probesSucceeded: viewer.selector.probe.succeeded, probesFailed: viewer.selector.probe.failed,
-                     paddingBytes: viewer.paddingBytes, pausedSeconds: viewer.pausedTime.seconds,
+                     paddingBytes: viewer.paddingBytes, pausedSeconds: viewer.pausedTime.total.seconds,
+                     pauses: viewer.selector.pauses, pauseReason: viewer.selector.pauseReason?.rawValue,
                      bytesOut: viewer.bytesOut, retransmissions: viewer.retransmissions,
                      retransmissionsGivenUp: viewer.retransmissionsGivenUp, nacksReceived: viewer.nacksReceived)
     }
@@ -84,7 +85,11 @@ extension MediaPlane {
                           primary: index == publisher.primaryLayer, active: layer.isLive(now: now))
                 }
             } ?? [],
-            layerSwitchesUp: switches.up, layerSwitchesDown: switches.down, videoPausedSeconds: switches.paused.seconds,
+            layerSwitchesUp: switches.up, layerSwitchesDown: switches.down, videoPauses: switches.pauses,
+            videoPausedSeconds: switches.paused.total.seconds,
+            videoPausedSecondsByReason: Dictionary(uniqueKeysWithValues: PauseGate.Reason.allCases.map {
+                ($0.rawValue, switches.paused[$0].seconds)
+            }),
             viewerSessions: room.viewers.filter { $0.connectedAt != nil }.map { viewer in
                 viewerSnapshot(viewer, publisher: publisher)
             })

@@ -195,8 +195,8 @@ package final class MediaPlane {
                 sendPeriodicReports(room: room, now: now)
                 for viewer in room.viewers where viewer.connectedAt != nil {
                     viewer.sampleRates(now: now)
-                    if viewer.video != nil && viewer.video?.current == nil && viewer.selector.target == nil {
-                        viewer.pausedTime += elapsed
+                    if viewer.video != nil && viewer.video?.current == nil, let reason = viewer.selector.pauseReason {
+                        viewer.pausedTime.add(elapsed, reason: reason)
                     }
                 }
             }
@@ -264,7 +264,8 @@ package final class MediaPlane {
             room.viewers.removeAll { $0 === viewer }
             room.departedSwitchesUp += viewer.selector.upSwitches
             room.departedSwitchesDown += viewer.selector.downSwitches
-            room.departedPausedTime += viewer.pausedTime
+            room.departedPausedTime = room.departedPausedTime + viewer.pausedTime
+            room.departedPauses += viewer.selector.pauses
             logger.info("viewer left", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
             if wasConnected && room.publisher != nil { notifyViewers(room) }
         }

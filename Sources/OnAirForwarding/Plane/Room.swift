@@ -27,7 +27,8 @@ package final class Room {
     /// when one leaves); ``layerSwitches`` adds the viewers still here.
     package var departedSwitchesUp: UInt64 = 0
     package var departedSwitchesDown: UInt64 = 0
-    package var departedPausedTime: Duration = .zero
+    package var departedPausedTime = PausedVideoTime()
+    package var departedPauses: UInt64 = 0
     /// Packets sent with run padding (``Room/runPadding(payloadSize:after:)``).
     package var paddedPackets: UInt64 = 0
 
@@ -43,10 +44,11 @@ package final class Room {
 
     package var isEmpty: Bool { publisher == nil && viewers.isEmpty }
 
-    /// Layer switches decided, up and down, and video time paused, of every viewer the room had.
-    package var layerSwitches: (up: UInt64, down: UInt64, paused: Duration) {
-        viewers.reduce((departedSwitchesUp, departedSwitchesDown, departedPausedTime)) {
-            ($0.0 + $1.selector.upSwitches, $0.1 + $1.selector.downSwitches, $0.2 + $1.pausedTime)
+    /// Layer switches decided, up and down, pauses, and video time paused, of every viewer the
+    /// room had.
+    package var layerSwitches: (up: UInt64, down: UInt64, pauses: UInt64, paused: PausedVideoTime) {
+        viewers.reduce((departedSwitchesUp, departedSwitchesDown, departedPauses, departedPausedTime)) {
+            ($0.0 + $1.selector.upSwitches, $0.1 + $1.selector.downSwitches, $0.2 + $1.selector.pauses, $0.3 + $1.pausedTime)
         }
     }
 

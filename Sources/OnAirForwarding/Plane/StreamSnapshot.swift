@@ -34,7 +34,11 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
     /// seconds of video paused because a viewer's link was too thin, over every viewer so far.
     public var layerSwitchesUp: UInt64 = 0
     public var layerSwitchesDown: UInt64 = 0
+    /// Times a viewer's video was paused, and the seconds paused in all and by reason
+    /// (``PauseGate/Reason``: loss, undelivered, trial).
+    public var videoPauses: UInt64 = 0
     public var videoPausedSeconds: Double = 0
+    public var videoPausedSecondsByReason: [String: Double] = [:]
     /// Each connected viewer: the layer it gets and why.
     public var viewerSessions: [ViewerSnapshot] = []
 
@@ -66,6 +70,9 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var probesFailed: UInt64
         public var paddingBytes: UInt64
         public var pausedSeconds: Double
+        /// Times its video was paused, and why it is paused now (nil: it is not).
+        public var pauses: UInt64
+        public var pauseReason: String?
         public var bytesOut: UInt64
         public var retransmissions: UInt64
         /// NACKed packets answered with padding: gone from the cache, or over the viewer's budget.
@@ -77,7 +84,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
             case maxHeight = "max_height", estimateKbps = "estimate_kbps", feedback, estimateReason = "estimate_reason"
             case lossFraction = "loss_fraction", rttMs = "rtt_ms", switchesUp = "switches_up", switchesDown = "switches_down"
             case probesSucceeded = "probes_succeeded", probesFailed = "probes_failed", paddingBytes = "padding_bytes"
-            case pausedSeconds = "paused_seconds", bytesOut = "bytes_out", retransmissions
+            case pausedSeconds = "paused_seconds", pauses, pauseReason = "pause_reason", bytesOut = "bytes_out", retransmissions
             case retransmissionsGivenUp = "retransmissions_given_up", nacksReceived = "nacks_received"
         }
     }
@@ -142,7 +149,8 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         case viewerRTTMs = "viewer_rtt_ms", startedAt = "started_at", durationSeconds = "duration_seconds"
         case upstreamRepair = "upstream_repair", layers, viewerSessions = "viewer_sessions"
         case layerSwitchesUp = "layer_switches_up", layerSwitchesDown = "layer_switches_down"
-        case videoPausedSeconds = "video_paused_seconds"
+        case videoPauses = "video_pauses", videoPausedSeconds = "video_paused_seconds"
+        case videoPausedSecondsByReason = "video_paused_seconds_by_reason"
     }
 }
 

@@ -29,8 +29,8 @@ package final class ViewerSession: MediaSession {
     package var packetsDropped: UInt64 = 0
     package var paddingPackets: UInt64 = 0
     package var paddingBytes: UInt64 = 0
-    /// Time spent with video paused (the estimate below the smallest layer).
-    package var pausedTime: Duration = .zero
+    /// Time spent with video paused (``PauseGate``), by why.
+    package var pausedTime = PausedVideoTime()
     /// Packets and payload octets sent per track, for our sender reports (RFC 3550 §6.4.1).
     package var videoPackets: UInt32 = 0
     package var videoOctets: UInt32 = 0

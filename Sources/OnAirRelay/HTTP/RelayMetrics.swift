@@ -31,10 +31,16 @@ final class RelayMetrics: Sendable {
                     stream.layerSwitchesUp)
             counter("onair_stream_layer_switches_down_total", labels, "Viewers switched to a smaller layer or paused",
                     stream.layerSwitchesDown)
-            registry.makeCounter(descriptor: MetricNameDescriptor(
-                namespace: "onair", subsystem: "stream", metricName: "video_paused", unitName: "seconds_total",
-                helpText: "Seconds viewers' video was paused because their link was below the smallest layer"), labels: labels)
-                .increment(by: stream.videoPausedSeconds)
+            counter("onair_stream_video_pauses_total", labels,
+                    "Times a viewer's video was paused: its link did not carry the smallest layer for seconds", stream.videoPauses)
+            for (reason, seconds) in stream.videoPausedSecondsByReason.sorted(by: { $0.key < $1.key }) {
+                registry.makeCounter(descriptor: MetricNameDescriptor(
+                    namespace: "onair", subsystem: "stream", metricName: "video_paused", unitName: "seconds_total",
+                    helpText: "Seconds viewers' video was paused, by why: loss (reported above 10 %), undelivered "
+                        + "(transport-cc acknowledged far less than sent), trial (a resume without a probe failed)"),
+                    labels: labels + [("reason", reason)])
+                    .increment(by: seconds)
+            }
             gauge("onair_stream_loss_fraction", "Publisher packet loss fraction", stream.lossFraction, labels: labels)
             if let repair = stream.upstreamRepair {
                 counter("onair_stream_upstream_nacks_total", labels, "Generic NACKs sent to the publisher", repair.nacksSent)

@@ -136,7 +136,8 @@ struct MediaPlaneInProcessTests {
     func probeUp(_ harness: PlaneHarness, _ viewer: TestViewer, queue: Duration) throws
         -> (paddingEnds: [MonoTime], reports: [MonoTime]) {
         var reported = harness.now
-        try harness.runUntil(timeout: .seconds(3)) {
+        // In its first seconds the loss must hold 1 s before it switches the viewer down.
+        try harness.runUntil(timeout: .seconds(5)) {
             if harness.now - reported >= .milliseconds(200) {
                 reported = harness.now
                 viewer.reportVideo(fractionLost: 128)

@@ -1,0 +1,78 @@
+import OnAirWire
+
+/// When a viewer's video may be paused: only once its link has shown, without a break, for
+/// ``Settings/sustain``, that it does not carry the smallest layer the viewer could get.
+///
+/// A pause is the one choice that can be worse than no adaptation at all (mediasoup's
+/// SimpleConsumer never pauses on bandwidth; a relay that forwards everything shows a dip as
+/// loss and the next keyframe brings the picture back). So a transient signal (one burst of
+/// delay or loss, a join burst, a receiver whose own CPU is busy) never pauses: the estimate
+/// alone is not evidence; the link must also be losing what is sent (receiver reports,
+/// RFC 3550 §6.4.1) or not delivering it (transport-cc acknowledgements,
+/// draft-ietf-rmcat-gcc-02 §5.5), and keep doing so.
+public struct PauseGate: Sendable {
+    public struct Settings: Sendable {
+        /// How long the evidence must hold before video pauses (audio goes on alone). Longer
+        /// than a 3 s dip seen through reports up to a second late: such a dip costs a relay
+        /// without an estimator the dip and a keyframe, and a pause would cost more.
+        public var sustain: Duration = .seconds(5)
+        /// A break in the evidence shorter than this does not restart the count (receiver
+        /// reports come about once a second).
+        public var tolerance: Duration = .milliseconds(1500)
+        /// Loss above this share of what is sent is evidence.
+        public var lossLimit = 0.10
+        /// Acknowledged below this share of what is sent is evidence.
+        public var deliveredShare = 0.7
+        public init() {}
+    }
+
+    /// Why a viewer's video is paused (the `reason` label of the paused-seconds metric).
+    public enum Reason: String, Sendable, CaseIterable {
+        /// The viewer reported loss above ``Settings/lossLimit`` while the smallest layer was sent.
+        case loss
+        /// Its transport-cc feedback acknowledged far less than was sent.
+        case undelivered
+        /// It cannot be probed and a trial of the smallest layer failed: the same evidence, sooner.
+        case trial
+    }
+
+    public let settings: Settings
+    /// When the current run of evidence started, and when it was last seen.
+    private var since: MonoTime?
+    private var lastSeen: MonoTime?
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// The evidence the viewer's feedback gives now that the link does not carry `needs`
+    /// bits/s while `sending` bits/s go out, or nil.
+    public func evidence(estimator: ViewerBandwidthEstimator, needs: Double, sending: Int) -> Reason? {
+        if estimator.lossFraction > settings.lossLimit { return .loss }
+        if let delivered = estimator.acknowledgedBitrate, sending > 0,
+           Double(delivered) < settings.deliveredShare * Double(min(Double(sending), needs)) {
+            return .undelivered
+        }
+        return nil
+    }
+
+    /// Takes this update's evidence; true once it has held for `sustain` (default
+    /// ``Settings/sustain``) with no break longer than the tolerance.
+    public mutating func observe(_ evidence: Reason?, now: MonoTime, sustain: Duration? = nil) -> Bool {
+        guard evidence != nil else {
+            if let lastSeen, now - lastSeen > settings.tolerance { reset() }
+            return false
+        }
+        if since == nil { since = now }
+        lastSeen = now
+        return now - (since ?? now) >= (sustain ?? settings.sustain)
+    }
+
+    /// How long the current run of evidence has lasted (zero without one).
+    public func held(now: MonoTime) -> Duration { since.map { now - $0 } ?? .zero }
+
+    public mutating func reset() {
+        since = nil
+        lastSeen = nil
+    }
+}
