@@ -16,7 +16,8 @@ SIGTERM; then DELETEs its session and prints one final JSON "report" line, e.g.
 <capture ms from the test pattern's barcode, or -> <capture ms from the sender's RTCP
 sender reports, or -> <width>x<height>" (testpattern.py; SenderClock), for judging frame
 rate, freezes, glass-to-glass latency and the decoded size (which simulcast layer a relay
-sends) afterwards, whatever the source. In a network-lab namespace set
+sends) afterwards, whatever the source. --audio-log PATH writes one line per decoded audio
+frame, "<arrival wall time, s> <samples>" (gaps in the sound). In a network-lab namespace set
 ONAIR_ICE_HOST to the namespace's address (common.allow_loopback).
 """
 
@@ -134,13 +135,15 @@ async def consume_video(track, stats: Stats, read_indices: bool, ended, frames_l
             stats.last_index = max(stats.last_index or index, index)
 
 
-async def consume_audio(track, stats: Stats, ended) -> None:
+async def consume_audio(track, stats: Stats, ended, audio_log=None) -> None:
     while True:
         try:
             frame = await track.recv()
         except MediaStreamError:
             ended("audio-track-ended")
             return
+        if audio_log:
+            audio_log.write(f"{time.time():.4f} {frame.samples}\n")
         stats.audio_frames += 1
         stats.first_audio_at = stats.first_audio_at or time.monotonic()
         if frame.format.name == "s16":
@@ -158,6 +161,7 @@ async def view(args) -> int:
 
     stats = Stats()
     frames_log = open(args.frames_log, "w") if args.frames_log else None
+    audio_log = open(args.audio_log, "w") if args.audio_log else None
     sender_clock = SenderClock()
     if frames_log:
         sender_clock.follow()
@@ -184,7 +188,7 @@ async def view(args) -> int:
             tasks.append(asyncio.ensure_future(consume_video(track, stats, not args.no_index, ended, frames_log,
                                                                    sender_clock)))
         else:
-            tasks.append(asyncio.ensure_future(consume_audio(track, stats, ended)))
+            tasks.append(asyncio.ensure_future(consume_audio(track, stats, ended, audio_log)))
 
     @pc.on("connectionstatechange")
     def on_state():
@@ -234,8 +238,9 @@ async def view(args) -> int:
                         and now - stats.last_frame_at > args.end_on_stall):
                     ended("stall")
                 if int(now - origin) != int(now - origin - 0.25):
-                    if frames_log:
-                        frames_log.flush()
+                    for log_file in (frames_log, audio_log):
+                        if log_file:
+                            log_file.flush()
                     emit("progress", frames=stats.frames, distinct=len(stats.indices), audio_frames=stats.audio_frames)
             if report["ended"] is None:
                 report.setdefault("stopped_by", "signal")
@@ -252,8 +257,9 @@ async def view(args) -> int:
             await pc.close()
             for task in tasks:
                 task.cancel()
-            if frames_log:
-                frames_log.close()
+            for log_file in (frames_log, audio_log):
+                if log_file:
+                    log_file.close()
     report.update(stats.as_dict(origin), offline_responses=offline_responses)
     if stats.last_frame_at is not None:
         report["last_frame_wall"] = time.time() - (time.monotonic() - stats.last_frame_at)
@@ -274,6 +280,7 @@ def main() -> int:
     parser.add_argument("--no-index", action="store_true", help="do not read frame indices (foreign sources)")
     parser.add_argument("--frames-log", help="write '<arrival wall s> <barcode capture ms> <sender-report "
                         "capture ms> <width>x<height>' per decoded frame ('-': none)")
+    parser.add_argument("--audio-log", help="write '<arrival wall s> <samples>' per decoded audio frame")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     if args.verbose:
