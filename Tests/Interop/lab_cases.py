@@ -38,8 +38,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from chromium import RECORD_PEER_CONNECTIONS, RECORD_VIDEO_FRAMES, CDPError, Chromium, start_web_server
-from conftest import launch_relay
-from harness import PEERS_DIR, PYTHON, REPO, ManagedProcess, ProcessGroup
+from conftest import Relay, launch_relay
+from harness import PEERS_DIR, PYTHON, REPO, ManagedProcess, ProcessGroup, refpeer_bin, wait_for_tcp
 
 ROOM = "42"
 FREEZE_MS = 300          # a gap between decoded frames longer than this is a freeze
@@ -106,6 +106,12 @@ class Case:
     known_defect: str | None = None
     # The misses the defect explains (substrings of problems()); None: all of them.
     defect_excuses: tuple[str, ...] | None = None
+    # -- a dip of v1's downlink (issue 24, "never worse than none"): clean, then `downlink_changes`
+    # ((at, kbit), (at + seconds, None)), then clean again; see `dip` and DipFigures ----------
+    max_time_back_s: float | None = None   # the picture is back within this long after the link
+                                           # recovered (time_back(): 0 when frames flowed through)
+    max_audio_gap_ms: float | None = None  # longest gap between v1's audio frames during the dip
+                                           # (aiortc's decoded frames; whep_viewer.py --audio-log)
 
     @property
     def viewers(self) -> int:
@@ -116,6 +122,16 @@ class Case:
     def chromium(self) -> bool:
         """A headless Chromium takes part (the publisher or v1): test_lab.py's chromium tests."""
         return self.publisher == "chromium" or self.viewer == "chromium"
+
+    @property
+    def dip(self) -> tuple[float, float, float] | None:
+        """(seconds into the measurement, kbit/s, seconds long) of a dip of v1's downlink: no
+        limit before and after it (downlink_changes ((at, kbit), (at + seconds, None)))."""
+        changes = self.downlink_changes
+        if (self.downlink_kbit is None and len(changes) == 2 and changes[0][1] is not None
+                and changes[1][1] is None):
+            return changes[0][0], changes[0][1], changes[1][0] - changes[0][0]
+        return None
 
     @property
     def viewer_side(self) -> bool:
@@ -188,7 +204,52 @@ def _lab_cases() -> list[Case]:
     ]
 
 
-ALL_CASES = {case.name: case for case in _lab_cases()}
+# -- dips of the viewer's downlink (issue 24, "never worse than none") --------------------------
+# The stream (one layer: `broadcast` without --simulcast, the noisy 720p file at 2.5 Mbit/s, its
+# default 2 s GOP; or simulcast f/h/q) x v1's downlink dropping from no limit to DIP_RATES for
+# DIP_SECONDS and back to no limit x the viewer (aiortc decodes; Chromium presents frames on the
+# relay's viewer page; the Pion client only receives: rtp_sniffer.py logs its packets). Judged as
+# the viewer sees it over the whole measurement (DIP_BEFORE s, the dip, DIP_AFTER s): the longest
+# freeze <= the dip + DIP_FREEZE_MARGIN (the picture can only come back once the link has: a
+# relay with no estimator shows the dip plus up to a GOP), the time back after the recovery
+# <= DIP_TIME_BACK, and for aiortc in the 10 s dip to 300 kbit/s the sound goes on (no gap
+# between decoded audio frames over DIP_AUDIO_GAP_MS during the dip). The relay's paused seconds
+# and layer switches per viewer come from GET /api/streams/42.
+DIP_RATES = (1500, 800, 300)          # kbit/s
+DIP_SECONDS = (1, 3, 10)
+DIP_BEFORE, DIP_AFTER, DIP_SETTLE = 4.0, 10.0, 6.0
+DIP_TIME_BACK = 2.0                   # s
+DIP_FREEZE_MARGIN = 2.5               # s over the dip
+DIP_AUDIO_GAP_MS = 500
+DIP_STREAMS = {"1layer": ("aiortc", "chromium", "pion"), "simulcast": ("aiortc", "chromium")}
+# test_lab.py's (CI: ~7 min together); the rest of the matrix runs in lab_bench.py
+DIP_CI = {("1layer", 800, 3): ("chromium", "aiortc", "pion"), ("1layer", 300, 10): ("chromium", "aiortc", "pion"),
+          ("simulcast", 800, 3): ("chromium",)}
+
+
+def dip_case(stream: str, kbit: int, seconds: int, viewer: str) -> Case:
+    """One case of the dip matrix, named dip-<1layer|simulcast>-<kbit>k-<seconds>s-<viewer>."""
+    name = f"dip-{stream}-{kbit}k-{seconds}s-{viewer}"
+    what = "one layer (broadcast, noisy 720p, 2.5 Mbit/s)" if stream == "1layer" else "broadcast --simulcast"
+    audio = viewer == "aiortc" and kbit == 300 and seconds == 10
+    return Case(name, f"v1 ({viewer}) downlink no limit -> {kbit} kbit/s for {seconds} s -> no limit, {what}",
+                simulcast=stream == "simulcast", viewer=viewer,
+                downlink_changes=((DIP_BEFORE, kbit), (DIP_BEFORE + seconds, None)),
+                min_fps=None, max_freeze_ms=(seconds + DIP_FREEZE_MARGIN) * 1000, max_time_back_s=DIP_TIME_BACK,
+                max_audio_gap_ms=DIP_AUDIO_GAP_MS if audio else None,
+                settle=DIP_SETTLE, measure=DIP_BEFORE + seconds + DIP_AFTER,
+                bench_only=viewer not in DIP_CI.get((stream, kbit, seconds), ()))
+
+
+def _dip_cases() -> list[Case]:
+    ci = [dip_case(stream, kbit, seconds, viewer) for (stream, kbit, seconds), viewers in DIP_CI.items()
+          for viewer in viewers]
+    rest = [dip_case(stream, kbit, seconds, viewer) for stream, viewers in DIP_STREAMS.items()
+            for kbit in DIP_RATES for seconds in DIP_SECONDS for viewer in viewers]
+    return ci + [case for case in rest if case.bench_only]
+
+
+ALL_CASES = {case.name: case for case in [*_lab_cases(), *_dip_cases()]}
 CASES = {name: case for name, case in ALL_CASES.items() if not case.bench_only}  # test_lab.py's
 BENCH_ONLY = {name: case for name, case in ALL_CASES.items() if case.bench_only}
 
@@ -269,6 +330,71 @@ def judge_step(frames: list[Frame], at: float, old_kbit: float | None, new_kbit:
                 freeze_ms=around["longest_freeze_ms"], window_s=round(until - at, 1))
 
 
+BACK_SUSTAIN_S = 1.0  # the picture is back once frames flow (no gap over FREEZE_MS) for this long
+
+
+def time_back(times: list[float], recovery: float, end: float, sustain: float = BACK_SUSTAIN_S) -> float | None:
+    """The issue's "time back" after a link recovered at wall time `recovery` (times: the
+    viewer's frames, sorted): 0 when frames were flowing then (no gap over FREEZE_MS spans
+    it), else the seconds from `recovery` to the frame that ends the gap in progress: the
+    first frame of a run of frames (gaps <= FREEZE_MS) that lasts `sustain` s or on to `end`.
+    A lone frame, or a few, completed late by retransmissions (seconds old: aiortc decoded one
+    9 s after its capture, right at the recovery, and nothing after) does not end the gap.
+    None when no such run came by `end`."""
+    runs: list[list[float]] = []  # [first, last]
+    for t in times:
+        if t > end:
+            break
+        if runs and (t - runs[-1][1]) * 1000 <= FREEZE_MS:
+            runs[-1][1] = t
+        else:
+            runs.append([t, t])
+    for first, last in runs:
+        if last <= recovery:
+            continue
+        if last - first >= sustain or (end - last) * 1000 <= FREEZE_MS:
+            return round(max(0.0, first - recovery), 2)
+    return None
+
+
+def first_after(times: list[float], recovery: float, end: float) -> float | None:
+    """Seconds from `recovery` to the first frame after it (None: none by `end`): the gap's
+    literal end, stale frames included (time_back() waits for frames that keep coming)."""
+    after = next((t for t in times if recovery < t <= end), None)
+    return None if after is None else round(after - recovery, 2)
+
+
+def longest_gap_ms(times: list[float], start: float, end: float) -> int | None:
+    """The longest gap (ms) between consecutive `times` (sorted) among the gaps that overlap
+    [start, end], each whole (a gap open at either edge runs to the frame that ends it, or to
+    the edge when there is none); None without any time at all."""
+    if not times:
+        return None
+    before = [t for t in times if t <= start]
+    inside = [t for t in times if start < t < end]
+    after = next((t for t in times if t >= end), None)
+    points = [before[-1] if before else start, *inside, end if after is None else after]
+    return round(max((b - a) * 1000 for a, b in zip(points, points[1:])))
+
+
+def judge_dip(case: Case, times: list[float], audio: list[float] | None, start: float, end: float,
+              dipped_at: float | None = None, recovered_at: float | None = None) -> dict:
+    """The dip figures of v1 (times: its frames, or for the Pion client its video packets;
+    audio: its audio frames or packets, None when it logs none) besides the longest freeze
+    (judge() over the measurement): the time back after the recovery, the gap that spans it
+    (ms), the longest audio gap during the dip; `back_by_end` False when the picture never
+    came back in the DIP_AFTER s watched."""
+    at, kbit, seconds = case.dip
+    dip_start = dipped_at if dipped_at is not None else start + at
+    recovered_at = recovered_at if recovered_at is not None else dip_start + seconds
+    back = time_back(times, recovered_at, end)
+    spanning = longest_gap_ms(times, recovered_at, recovered_at)
+    return dict(kbit=kbit, seconds=seconds, at_s=at, watched_s=round(end - recovered_at, 1), time_back_s=back,
+                first_frame_s=first_after(times, recovered_at, end), back_by_end=back is not None,
+                gap_at_recovery_ms=spanning,
+                audio_gap_ms=None if audio is None else longest_gap_ms(audio, dip_start, recovered_at))
+
+
 def _round(value: float | None) -> int | None:
     return None if value is None else round(value)
 
@@ -320,6 +446,12 @@ class Result:
     menu: dict | None = None                         # Chromium v1: choose_quality() (menu_height)
     menu_frames: dict | None = None                  # judge() of v1's frames in the MENU_WATCH s after it showed
     below_off: int | None = None                     # below_height: v1's frames in the judged span that tall or taller
+    # -- a dip of v1's downlink
+    dip: dict | None = None       # judge_dip(), and the relay's view of v1 over the measurement: paused_s,
+                                  # switches_up, switches_down (deltas), paused_at_end (None: no /api/streams)
+    packets: dict | None = None   # the Pion client (rtp_sniffer.py): rtp_figures() over the measurement
+    target: str = "onair"         # the relay: ours, or the Pion reference relay ("pion")
+    elapsed_s: float | None = None  # the whole case: relay start to the judging
 
     def defect_problems(self) -> list[str]:
         """The missed targets the case's known defect (a wrong bandwidth estimate) explains:
@@ -394,6 +526,21 @@ class Result:
             elif not (self.menu_frames or {}).get("sizes", {}).get(m.get("size")):
                 out.append(f"quality menu {c.menu_height}: no {m.get('size')} frame presented in the {MENU_WATCH:g} s "
                            f"after it showed (sizes {(self.menu_frames or {}).get('sizes')})")
+        if c.dip is not None:
+            d, noun = self.dip or {}, "video packet" if c.viewer == "pion" else "frame"
+            if c.max_time_back_s is not None:
+                if d.get("time_back_s") is None:
+                    out.append(f"v1: no {noun} in the {fmt(d.get('watched_s'), 1)} s after the link recovered "
+                               f"(video never came back), target back within {c.max_time_back_s:g} s")
+                elif d["time_back_s"] > c.max_time_back_s:
+                    out.append(f"v1: time back {d['time_back_s']:.2f} s after the link recovered, "
+                               f"target <= {c.max_time_back_s:g} s")
+            if c.max_audio_gap_ms is not None:
+                if d.get("audio_gap_ms") is None:
+                    out.append("v1 logged no audio frames (its longest audio gap during the dip is unknown)")
+                elif d["audio_gap_ms"] > c.max_audio_gap_ms:
+                    out.append(f"v1: longest audio gap during the dip {d['audio_gap_ms']} ms, "
+                               f"target <= {c.max_audio_gap_ms:g} ms")
         if c.second_viewer:
             v2 = self.second or {}
             if v2.get("frames", 0) == 0:
@@ -471,6 +618,8 @@ class Result:
             parts.append(f"quality menu {c.menu_height}: {menu_text(self.menu)}"
                          + (f"; then {self.menu_frames['fps']:.1f} fps presented, sizes {self.menu_frames['sizes']}"
                             if self.menu_frames else ""))
+        if self.dip is not None:
+            parts.append(dip_text(self))
         if self.second is not None:
             v2 = self.second
             parts.append(f"v2 {v2['fps']:.1f} fps, longest freeze {v2['longest_freeze_ms']} ms "
@@ -517,7 +666,30 @@ class Result:
                         "getStats freezes": self.browser.get("freezes")})
         if self.menu is not None:
             out["menu switch s"] = self.menu.get("seconds")
+        if self.dip is not None:
+            d = self.dip
+            out.update({"time back s": d["time_back_s"], "gap at recovery ms": d["gap_at_recovery_ms"],
+                        "paused s": d.get("paused_s"), "layer switches": d.get("switches"),
+                        "audio gap in dip ms": d.get("audio_gap_ms")})
         return out
+
+
+def dip_text(result: "Result") -> str:
+    """The dip figures in one phrase."""
+    c, d, w = result.case, result.dip or {}, result.window
+    back = (f"time back {d['time_back_s']:.2f} s" if d.get("time_back_s") is not None
+            else f"NOT BACK in {fmt(d.get('watched_s'), 1)} s")
+    if d.get("first_frame_s") is not None and d.get("first_frame_s") != d.get("time_back_s"):
+        back += f" (first {'packet' if c.viewer == 'pion' else 'frame'} after the recovery at {d['first_frame_s']:.2f} s)"
+    relay = ("relay: no /api/streams" if d.get("paused_s") is None and d.get("switches") is None else
+             f"relay v1: paused {fmt(d.get('paused_s'), 1)} s, switches {d.get('switches')} "
+             f"(up {d.get('switches_up')} down {d.get('switches_down')}){' PAUSED at the end' if d.get('paused_at_end') else ''}")
+    audio = ("" if d.get("audio_gap_ms") is None else
+             f", longest audio {'packet ' if c.viewer == 'pion' else ''}gap in the dip {d['audio_gap_ms']} ms")
+    rate = "video packets/s" if c.viewer == "pion" else f"fps {'presented' if c.viewer == 'chromium' else 'decoded'}"
+    return (f"dip to {d.get('kbit'):g} kbit/s for {d.get('seconds'):g} s at {d.get('at_s'):g} s: longest freeze "
+            f"{w['longest_freeze_ms']} ms, {back} (gap at the recovery {d.get('gap_at_recovery_ms')} ms){audio}, "
+            f"{w['fps']:.1f} {rate}, {relay}")
 
 
 def publisher_layers_text(publisher: dict) -> str:
@@ -698,7 +870,8 @@ class RelaySampler:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(10)
+        if self._thread.ident is not None:  # started (not for a relay without /api/streams)
+            self._thread.join(10)
 
     def timeline(self, origin: float) -> dict[str, list]:
         """The changes with their times as seconds from `origin` (the measurement's start)."""
@@ -711,9 +884,8 @@ class RelaySampler:
                 stream = self.lab.call("relay", http_json, self.url, timeout=5) or {}
             except Exception:  # noqa: BLE001 - a missed sample is no failure
                 continue
-            at, names = time.time(), session_names(self.viewers)
-            for session in stream.get("viewer_sessions") or []:
-                name = session_name(session, names)
+            at = time.time()
+            for name, session in named_sessions(stream.get("viewer_sessions") or [], self.viewers):
                 entry = (at, session.get("layer"), session.get("target_layer"), bool(session.get("paused")),
                          session.get("estimate_kbps"))
                 changes = self.changes.setdefault(name, [])
@@ -733,6 +905,19 @@ def session_names(viewers: dict) -> dict[str, str]:
         if location:
             names[str(location).rstrip("/").rsplit("/", 1)[-1]] = name
     return names
+
+
+def named_sessions(sessions: list[dict], viewers: dict) -> list[tuple[str, dict]]:
+    """(viewer name, entry) for the relay's viewer_sessions entries: by session id (session_name),
+    and a viewer that gives no session URL (the Pion client) gets the one entry left over when it
+    is the only such viewer."""
+    names = session_names(viewers)
+    named = [(session_name(session, names), session) for session in sessions]
+    unnamed = [name for name, viewer in viewers.items() if not viewer.location]
+    left = [i for i, (name, _) in enumerate(named) if name not in viewers]
+    if len(unnamed) == 1 and len(left) == 1:
+        named[left[0]] = (unnamed[0], named[left[0]][1])
+    return named
 
 
 def session_name(session: dict, names: dict[str, str]) -> str:
@@ -762,7 +947,8 @@ class BroadcastPublisher:
                                                  "--video-bitrate", BITRATE, "--max-bitrate", BITRATE,
                                                  "--stats-json", str(self.stats_path)],
                                    timeout=timeout, cwd=str(workdir),
-                                   env={**os.environ, "ONAIR_BROADCAST_TOKEN": relay.publish_token})
+                                   env={**os.environ, **({"ONAIR_BROADCAST_TOKEN": relay.publish_token}
+                                                         if relay.publish_token else {})})
 
     def stop(self) -> dict:
         """SIGINT (the broadcaster DELETEs its session); its --stats-json."""
@@ -864,21 +1050,37 @@ def chromium_layers_up(layers: list[dict]) -> bool:
 # Each has `process`, `location` (its WHEP session URL, once known), wait_first_frame(),
 # stop(), frames() (after stop: list[Frame]) and close() (idempotent).
 
-def start_viewer(name: str, lab, procs: ProcessGroup, relay, frames_path: Path, timeout: float) -> ManagedProcess:
-    """An aiortc WHEP viewer in lab host `name` ("v1", "v2"), logging every decoded frame."""
+def start_viewer(name: str, lab, procs: ProcessGroup, relay, frames_path: Path, timeout: float,
+                 audio_path: Path | None = None) -> ManagedProcess:
+    """An aiortc WHEP viewer in lab host `name` ("v1", "v2"), logging every decoded frame (and
+    every decoded audio frame to `audio_path`)."""
     return procs.start("viewer" if name == "v1" else f"viewer-{name}",
                        [*lab.prefix(name), PYTHON, "-u", str(PEERS_DIR / "whep_viewer.py"),
                         "--url", relay.whep_url(ROOM), "--h264-only", "--no-index",
-                        "--frames-log", str(frames_path)],
+                        "--frames-log", str(frames_path), *(["--audio-log", str(audio_path)] if audio_path else [])],
                        timeout=timeout, cwd=str(PEERS_DIR), env={**os.environ, "ONAIR_ICE_HOST": lab.address(name)})
 
 
+def read_times(path: Path) -> list[float]:
+    """The first column (wall seconds) of a per-line log, e.g. whep_viewer.py --audio-log."""
+    times = []
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            try:
+                times.append(float(line.split()[0]))
+            except (ValueError, IndexError):  # a line cut short when the viewer was stopped
+                continue
+    return times
+
+
 class AiortcViewer:
-    """peers/whep_viewer.py (start_viewer): every decoded frame in its --frames-log."""
+    """peers/whep_viewer.py (start_viewer): every decoded frame in its --frames-log, every
+    decoded audio frame in its --audio-log."""
 
     def __init__(self, name: str, lab, procs: ProcessGroup, relay, workdir: Path, timeout: float):
         self.frames_path = workdir / ("viewer-frames.log" if name == "v1" else f"viewer-{name}-frames.log")
-        self.process = start_viewer(name, lab, procs, relay, self.frames_path, timeout)
+        self.audio_path = workdir / ("viewer-audio.log" if name == "v1" else f"viewer-{name}-audio.log")
+        self.process = start_viewer(name, lab, procs, relay, self.frames_path, timeout, self.audio_path)
 
     @property
     def location(self) -> str | None:
@@ -893,6 +1095,10 @@ class AiortcViewer:
 
     def frames(self) -> list[Frame]:
         return read_frames_log(self.frames_path)
+
+    def audio(self) -> list[float] | None:
+        """Arrival times of the decoded audio frames."""
+        return read_times(self.audio_path)
 
     def close(self) -> None:
         pass  # procs stops the process
@@ -909,11 +1115,16 @@ class ChromiumViewer:
         self.samples: list[tuple[float, dict]] = []
         self._location: str | None = None
         self._frames: list[Frame] | None = None
+        self.runner = None
         self.loop, self.browser = _chromium_in(lab, name, procs, timeout)
         self.process = self.browser.process
         procs.extra_logs.append(workdir / f"console-viewer-{name}.log")
         try:
-            self.tab = self.loop.run(self.browser.open(f"{relay.base_url}/rooms/{ROOM}", name=f"viewer-{name}",
+            url = f"{relay.base_url}/rooms/{ROOM}"
+            if not relay.serves_room_page:  # the Pion relay: the same page from this host, its WHEP URL in ?whep=
+                self.runner, site = self.loop.run(start_web_server(relay), 10)
+                url = f"{site}/rooms/{ROOM}?{urlencode({'whep': relay.whep_url(ROOM), 'chat': 'off'})}"
+            self.tab = self.loop.run(self.browser.open(url, name=f"viewer-{name}",
                                                        init_script=RECORD_PEER_CONNECTIONS + RECORD_VIDEO_FRAMES), 25)
             self._sampler = self.loop.run(self._start_sampling(), 5)
         except BaseException:
@@ -999,11 +1210,143 @@ class ChromiumViewer:
         sampler = getattr(self, "_sampler", None)
         if sampler is not None:
             self.loop.loop.call_soon_threadsafe(sampler.cancel)
+        if self.runner is not None:
+            try:
+                self.loop.run(self.runner.cleanup(), 10)
+            except Exception:  # noqa: BLE001 - the loop goes below
+                pass
         _close_chromium(self.loop, self.browser, self.workdir)
         self.loop = None
 
+    def audio(self) -> list[float] | None:
+        return None  # the page's audio is not timed
 
-VIEWERS = {"aiortc": AiortcViewer, "chromium": ChromiumViewer}
+
+class PionViewer:
+    """The Pion client (../shared/refpeer `client -mode view -n 1`, built by harness.refpeer_bin)
+    in lab host `name`: pion/webrtc v3 with its default interceptors (NACK, RTCP reports,
+    transport-cc feedback). It does not decode and prints only totals, so peers/rtp_sniffer.py
+    logs every RTP packet reaching the host from the relay (started first, in the same
+    namespace); frames() are its video packets (rtp_streams()), so its freezes are gaps between
+    video packets, and audio() its audio packets. The client gives no session URL (location)."""
+
+    location = None
+
+    def __init__(self, name: str, lab, procs: ProcessGroup, relay, workdir: Path, timeout: float):
+        self.rtp_path = workdir / ("viewer-rtp.log" if name == "v1" else f"viewer-{name}-rtp.log")
+        self._packets: list[RtpPacket] | None = None
+        self.sniffer = procs.start("sniffer" if name == "v1" else f"sniffer-{name}",
+                                   [*lab.prefix(name), PYTHON, "-u", str(PEERS_DIR / "rtp_sniffer.py"),
+                                    "--iface", "eth0", "--source", relay.host, "--log", str(self.rtp_path)],
+                                   timeout=timeout, cwd=str(PEERS_DIR))
+        self.sniffer.wait_event("ready", 10)
+        self.process = procs.start("viewer" if name == "v1" else f"viewer-{name}",
+                                   [*lab.prefix(name), str(refpeer_bin("client")), "-url", relay.base_url,
+                                    "-room", ROOM, "-mode", "view", "-n", "1", "-anyip", "-warmup", "0s",
+                                    "-window", f"{int(timeout)}s"], timeout=timeout, cwd=str(workdir))
+
+    def wait_first_frame(self, timeout: float) -> None:
+        self.sniffer.wait_event("first_video", timeout)
+
+    def stop(self) -> None:
+        for process in (self.process, self.sniffer):
+            process.signal(signal.SIGTERM)
+            process.wait(10)
+        self._packets = read_rtp_log(self.rtp_path)
+
+    def packets(self) -> list["RtpPacket"]:
+        if self._packets is None:
+            self._packets = read_rtp_log(self.rtp_path)
+        return self._packets
+
+    def frames(self) -> list[Frame]:
+        """The arrivals of new video packets (each sequence number once: a packet sent again
+        is no new picture)."""
+        video = rtp_streams(self.packets())["video"]
+        return [(p[0], None, None, None, None) for p in first_arrivals(self.packets(), video)]
+
+    def audio(self) -> list[float] | None:
+        audio = rtp_streams(self.packets())["audio"]
+        return None if audio is None else [p[0] for p in self.packets() if p[1] == audio and not p[6]]
+
+    def close(self) -> None:
+        pass  # procs stops the processes
+
+
+# at (wall s, the kernel's receive time), ssrc, payload type, sequence, UDP payload bytes, marker, padding bit
+RtpPacket = tuple[float, int, int, int, int, int, int]
+
+
+def read_rtp_log(path: Path) -> list[RtpPacket]:
+    """rtp_sniffer.py's log, in arrival order."""
+    packets = []
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) != 7:
+                continue
+            try:
+                packets.append((float(parts[0]), *(int(p) for p in parts[1:])))
+            except ValueError:
+                continue
+    return sorted(packets)
+
+
+def first_arrivals(packets: list[RtpPacket], ssrc: int | None) -> list[RtpPacket]:
+    """The packets of `ssrc` without padding, each (extended, RFC 3550 A.1) sequence number once."""
+    seen, out, highest = set(), [], None
+    for p in packets:
+        if p[1] != ssrc or p[6]:
+            continue
+        if highest is None:
+            extended = p[3]
+        else:
+            extended = highest + (p[3] - highest + 2 ** 15) % 2 ** 16 - 2 ** 15
+        highest = extended if highest is None else max(highest, extended)
+        if extended not in seen:
+            seen.add(extended)
+            out.append(p)
+    return out
+
+
+def rtp_streams(packets: list[RtpPacket]) -> dict:
+    """Which SSRC is what in a sniffer log. Padding (packets with the padding bit: RTX probes,
+    loss announcements; rtp_sniffer.py says why) counts for none. video: the SSRC carrying the
+    most bytes; audio: of the others whose median packet is under 400 bytes, the one with the
+    most packets; the rest (e.g. RTX repairs) in `others`."""
+    sizes: dict[int, list[int]] = {}
+    for p in packets:
+        if not p[6]:
+            sizes.setdefault(p[1], []).append(p[4])
+    if not sizes:
+        return {"video": None, "audio": None, "others": []}
+    video = max(sizes, key=lambda ssrc: sum(sizes[ssrc]))
+    small = [ssrc for ssrc in sizes if ssrc != video and sorted(sizes[ssrc])[len(sizes[ssrc]) // 2] < 400]
+    audio = max(small, key=lambda ssrc: len(sizes[ssrc]), default=None)
+    return {"video": video, "audio": audio, "others": [ssrc for ssrc in sizes if ssrc not in (video, audio)]}
+
+
+def rtp_figures(packets: list[RtpPacket], start: float, end: float) -> dict:
+    """What the sniffer saw in [start, end]: video packets/s and frames/s (packets with the
+    marker bit), each sequence number counted once, and the video packets that came again
+    (`video_repeats`: retransmissions on the media SSRC, e.g. Pion's NACK responder without
+    RTX); video kbit/s of all; audio packets/s, padding packets and kbit/s, packets of other
+    SSRCs (e.g. RTX repairs). RTCP is not counted (rtp_sniffer.py skips it)."""
+    streams = rtp_streams(packets)
+    inside = [p for p in packets if start <= p[0] <= end]
+    seconds = max(end - start, 1e-6)
+    video = [p for p in inside if p[1] == streams["video"] and not p[6]]
+    first = [p for p in first_arrivals(packets, streams["video"]) if start <= p[0] <= end]
+    padding = [p for p in inside if p[6]]
+    return dict(video_pps=round(len(first) / seconds, 1), video_fps=round(sum(p[5] for p in first) / seconds, 1),
+                video_repeats=len(video) - len(first), video_kbit_s=round(sum(p[4] for p in video) * 8 / 1000 / seconds),
+                audio_pps=round(sum(p[1] == streams["audio"] and not p[6] for p in inside) / seconds, 1),
+                padding_packets=len(padding), padding_kbit_s=round(sum(p[4] for p in padding) * 8 / 1000 / seconds),
+                other_packets=sum(p[1] in streams["others"] and not p[6] for p in inside),
+                video_ssrc=streams["video"], audio_ssrc=streams["audio"])
+
+
+VIEWERS = {"aiortc": AiortcViewer, "chromium": ChromiumViewer, "pion": PionViewer}
 
 
 def judge_stats(samples: list[tuple[float, dict]], start: float, end: float, width: int | None) -> dict:
@@ -1028,12 +1371,49 @@ def judge_stats(samples: list[tuple[float, dict]], start: float, end: float, wid
 
 # -- one case ------------------------------------------------------------------------------
 
+TARGETS = ("onair", "pion")  # run_case(target=): our relay, or the Pion reference relay
+
+
+def launch_pion_relay(lab, procs: ProcessGroup, workdir: Path, timeout: float) -> Relay:
+    """The Pion reference relay (../shared/refpeer's relay, built by harness.refpeer_bin) in the
+    relay's namespace on every address there (-anyip: non-loopback host candidates; -cors: the
+    viewer page from another origin can use it). Plain WHIP/WHEP: no /api/streams, no 409,
+    no auth, no simulcast; PLIs are forwarded, NACKs answered from its interceptors' cache."""
+    process = procs.start("relay-pion", [*lab.prefix("relay"), str(refpeer_bin("relay")), "-addr",
+                                         f"0.0.0.0:{RELAY_PORTS[0]}", "-anyip", "-cors"],
+                          timeout=timeout, cwd=str(workdir))
+    wait_for_tcp(RELAY_PORTS[0], 10, process, netns=lab.netns("relay"))
+    return Relay("pion", RELAY_PORTS[0], None, None, process, deletes_sessions=False, signals_end=False,
+                 offline_409=False, serves_room_page=False, streams_api=False, checks_token=False, cors=True,
+                 host=lab.address("relay"))
+
+
+def http_text(url: str) -> str:
+    with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(url, timeout=3) as response:
+        return response.read().decode(errors="replace")
+
+
+def room_live(lab, relay: Relay) -> bool:
+    """The room is live: ours says so in /api/streams/42; the Pion relay's /stats names a
+    publisher for it that has forwarded packets."""
+    if relay.streams_api:
+        return bool((lab.call("relay", http_json, f"{relay.base_url}/api/streams/{ROOM}") or {}).get("live"))
+    try:
+        text = lab.call("relay", http_text, f"{relay.base_url}/stats")
+    except OSError:
+        return False
+    m = re.search(rf"room={ROOM} \S+ forwarded_pkts=(\d+) publisher=true", text)
+    return bool(m and int(m.group(1)) > 100)
+
+
 def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float | None = None,
-             measure: float | None = None, say=lambda text: None) -> Result:
+             measure: float | None = None, say=lambda text: None, target: str = "onair") -> Result:
     """Runs `case` in `lab` (a built netlab.Lab with viewers "v1" and, for a case with a
     second viewer, "v2": Lab(viewers=case.viewers)); every process goes to `procs` (the
     caller stops them). `settle`/`measure` override the case's own (else SETTLE, MEASURE).
-    Raises AssertionError when the pipeline breaks."""
+    `target` "pion": the Pion reference relay in place of ours (single-layer `broadcast`
+    cases; no relay figures). Raises AssertionError when the pipeline breaks."""
+    started = time.monotonic()
     settle = settle if settle is not None else case.settle if case.settle is not None else SETTLE
     measure = measure if measure is not None else case.measure if case.measure is not None else MEASURE
     if case.publisher == "broadcast" and not (BROADCAST_BIN.is_file() and os.access(BROADCAST_BIN, os.X_OK)):
@@ -1052,6 +1432,15 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
             raise ValueError(f"{case.name}: the downlink change at {at} s is outside a {measure} s measurement")
     if [at for at, _ in case.downlink_changes] != sorted(at for at, _ in case.downlink_changes):
         raise ValueError(f"{case.name}: downlink changes out of order")
+    if target not in TARGETS:
+        raise ValueError(f"target {target!r}: one of {', '.join(TARGETS)}")
+    if target == "pion" and (case.publisher != "broadcast" or case.simulcast or case.needs_resent
+                             or case.menu_height is not None):
+        raise ValueError(f"{case.name}: the Pion relay forwards one layer from `broadcast` and has no quality menu")
+    if case.viewer == "pion" and (case.downlink_loss or case.expect_height or case.restore_height or case.below_height
+                                  or case.stats_width or case.menu_height):
+        raise ValueError(f"{case.name}: the Pion client neither decodes (no picture sizes) nor sees the downlink's "
+                         "random loss (its sniffer reads packets before the ingress loss rule)")
     names = ["v1", "v2"] if case.second_viewer else ["v1"]
     missing = [name for name in names if name not in lab.viewers]
     if missing:
@@ -1063,14 +1452,20 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     lab.set_rate("v1", "down", case.downlink_kbit)
     lab.set_loss("v1", "down", case.downlink_loss)
 
-    relay = launch_relay("onair", procs, workdir, ports=RELAY_PORTS, netns=lab.netns("relay"),
-                         address=lab.address("relay"))
-    stream_url = f"{relay.base_url}/api/streams/{ROOM}"
     timeout = settle + measure + 120
+    if target == "pion":
+        relay = launch_pion_relay(lab, procs, workdir, timeout)
+    else:
+        relay = launch_relay("onair", procs, workdir, ports=RELAY_PORTS, netns=lab.netns("relay"),
+                             address=lab.address("relay"))
+    stream_url = f"{relay.base_url}/api/streams/{ROOM}"
     publisher = PUBLISHERS[case.publisher](case, lab, procs, relay, workdir, timeout)
     viewers: dict = {}
     try:  # the browsers' loops end however this ends (procs stops the processes)
-        return _run_case(case, lab, relay, stream_url, publisher, viewers, procs, workdir, settle, measure, timeout, say)
+        result = _run_case(case, lab, relay, stream_url, publisher, viewers, procs, workdir, settle, measure, timeout,
+                           say)
+        result.target, result.elapsed_s = target, round(time.monotonic() - started, 1)
+        return result
     finally:
         for viewer in viewers.values():
             viewer.close()
@@ -1081,7 +1476,7 @@ def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict,
               settle: float, measure: float, timeout: float, say) -> Result:
     """run_case once the relay and the publisher run; fills `viewers` (name -> viewer)."""
     deadline = time.monotonic() + 20
-    while not ((lab.call("relay", http_json, stream_url) or {}).get("live")):
+    while not room_live(lab, relay):
         watch(0.2, publisher.process, relay.process)
         if time.monotonic() > deadline:
             raise AssertionError(f"the room is not live at the relay 20 s after the {case.publisher} publisher started")
@@ -1101,7 +1496,9 @@ def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict,
     for name in ["v1", "v2"] if case.second_viewer else ["v1"]:
         kind = case.viewer if name == "v1" else "aiortc"
         viewers[name] = VIEWERS[kind](name, lab, procs, relay, workdir, timeout)
-    sampler = RelaySampler(lab, stream_url, viewers).start()
+    sampler = RelaySampler(lab, stream_url, viewers)
+    if relay.streams_api:
+        sampler.start()
     try:  # the sampler stops however this ends
         for name, viewer in viewers.items():
             viewer.wait_first_frame(20)
@@ -1116,6 +1513,7 @@ def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict,
         uplink_before = lab.qdisc_stats("pub", "up")
         downlink_before = lab.qdisc_stats("v1", "down")
         downlink = {}
+        stream_before = lab.call("relay", http_json, stream_url) if relay.streams_api else None
         start = time.time()
         judge_from = start + case.judge_from_start
         # The schedule: (seconds into the measurement, link, new kbit/s or None), in time order.
@@ -1144,7 +1542,7 @@ def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict,
     uplink = counters_since(uplink_before, lab.qdisc_stats("pub", "up"), end - start)
     if not changed:
         downlink = counters_since(downlink_before, lab.qdisc_stats("v1", "down"), end - start)
-    stream = lab.call("relay", http_json, stream_url)
+    stream = lab.call("relay", http_json, stream_url) if relay.streams_api else None
     menu = None
     if case.menu_height is not None:  # the stream still runs: choose the layer, watch it a moment
         menu = viewers["v1"].choose_quality(case.menu_height)
@@ -1167,9 +1565,23 @@ def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict,
                     sent_kbit=sent_kbit, target_kbit=target, uplink=uplink, cpu=cpu,
                     layer_share=layer_shares(broadcast, start, end) if broadcast else {}, downlink=downlink,
                     timeline=sampler.timeline(start))
-    ids = session_names(viewers)
-    for session in (stream or {}).get("viewer_sessions") or []:
-        result.sessions[session_name(session, ids)] = session
+    for name, session in named_sessions((stream or {}).get("viewer_sessions") or [], viewers):
+        result.sessions[name] = session
+    if case.dip is not None:
+        viewer = viewers["v1"]
+        result.dip = judge_dip(case, [f[0] for f in v1], viewer.audio(), start, end,
+                               *((changed[0][0], changed[1][0]) if len(changed) == 2 else ()))
+        if isinstance(viewer, PionViewer):
+            result.packets = rtp_figures(viewer.packets(), start, end)
+        if relay.streams_api:
+            before = dict(named_sessions((stream_before or {}).get("viewer_sessions") or [], viewers)).get("v1") or {}
+            after = result.sessions.get("v1") or {}
+            delta = lambda key: None if after.get(key) is None else round(after[key] - (before.get(key) or 0), 1)  # noqa: E731
+            result.dip.update(paused_s=delta("paused_seconds"), switches_up=delta("switches_up"),
+                              switches_down=delta("switches_down"), paused_at_end=after.get("paused"),
+                              paused_total_s=after.get("paused_seconds"))
+            if result.dip["switches_up"] is not None:
+                result.dip["switches"] = int(result.dip["switches_up"] + result.dip["switches_down"])
 
     # The viewer side: v1's size before the first change, each change, the restore; v2.
     first_change = changed[0][0] if changed else end

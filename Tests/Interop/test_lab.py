@@ -32,6 +32,25 @@ it; test_chromium_case, marked `chromium`; each run ~30 s):
                     noisy 1280x720 file), the aiortc viewer behind tbf 600 kbit/s, settled 8 s,
                     16 s measured: no frame 720 lines tall, >= 20 fps, no freeze over 1500 ms
 
+Dips of v1's downlink (issue 24, "never worse than none"; test_dip_case, lab_cases.dip_case):
+no limit, then a tbf rate for a few seconds 4 s into the measurement, then no limit again;
+settled 6 s, measured 4 s + the dip + 10 s. Judged as the viewer sees it: the longest freeze
+(gap between frames shown/decoded, or for the Pion client between video packets) <= the dip
++ 2.5 s, the time back after the recovery (0 when frames flowed through it, else recovery
+-> the frame that ends the gap: the first of frames that keep coming for 1 s; a stale frame
+completed late by retransmissions does not count) <= 2 s, and for aiortc in the 10 s dip to
+300 kbit/s no gap over 500 ms between decoded audio frames during the dip. The relay's paused
+seconds and layer switches for the viewer (/api/streams/42) are printed.
+
+  dip-1layer-800k-3s-{chromium,aiortc,pion}    one layer (broadcast, noisy 720p 2.5 Mbit/s), 800 kbit/s for 3 s
+  dip-1layer-300k-10s-{chromium,aiortc,pion}   one layer, 300 kbit/s for 10 s (aiortc: audio gap <= 500 ms)
+  dip-simulcast-800k-3s-chromium               broadcast --simulcast, 800 kbit/s for 3 s
+
+(pion: ../shared/refpeer's client as the viewer, built once into .build/refpeer, with
+peers/rtp_sniffer.py logging the RTP packets it receives; the rest of the matrix, 1500/800/300
+kbit/s x 1/3/10 s, runs in tools/bench/lab/lab_bench.py --cases 'dip-*'.) 25-35 s per case,
+~3.5 min for the 7.
+
 Cases settle 10 s after the viewers' first frames and measure 30 s unless they set their own
 (the viewer-side cases: 6 s and 16 or 36 s); ONAIR_LAB_SETTLE, ONAIR_LAB_MEASURE override
 every case. Skips, with the reason, when the lab cannot be built.
@@ -39,6 +58,7 @@ every case. Skips, with the reason, when the lab cannot be built.
   .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py
   .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py -k viewer_case
   .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py -k chromium
+  .venv-interop/bin/python -m pytest -s Tests/Interop/test_lab.py -k dip_case
 """
 
 from __future__ import annotations
@@ -51,8 +71,8 @@ from pathlib import Path
 import pytest
 
 from chromium import Chromium
-from harness import netlab
-from lab_cases import CASES, run_case
+from harness import netlab, refpeer_bin
+from lab_cases import CASES, dip_text, run_case
 
 
 def _seconds(variable: str) -> float | None:
@@ -63,8 +83,10 @@ def _seconds(variable: str) -> float | None:
 SETTLE = _seconds("ONAIR_LAB_SETTLE")    # None: each case's own, else lab_cases.SETTLE (10)
 MEASURE = _seconds("ONAIR_LAB_MEASURE")  # None: each case's own, else lab_cases.MEASURE (30)
 UPLINK_CASES = [name for name, case in CASES.items() if not case.viewer_side and not case.chromium]
-VIEWER_CASES = [name for name, case in CASES.items() if case.viewer_side and not case.chromium]
-CHROMIUM_CASES = [name for name, case in CASES.items() if case.chromium]
+VIEWER_CASES = [name for name, case in CASES.items() if case.viewer_side and not case.chromium and not case.dip]
+CHROMIUM_CASES = [name for name, case in CASES.items() if case.chromium and not case.dip]
+DIP_CASES = [pytest.param(name, marks=[pytest.mark.chromium] if case.chromium else [])
+             for name, case in CASES.items() if case.dip]
 
 
 @pytest.fixture
@@ -85,6 +107,8 @@ def _run(name, lab, procs, tmp_path):
     case = CASES[name]
     result = run_case(case, lab, procs, tmp_path, settle=SETTLE, measure=MEASURE)
     print(f"\n{case.title}: {result.line()}")
+    if case.dip:
+        print(f"{case.name}: {dip_text(result)}; the case took {result.elapsed_s} s")
     print(f"relay GET /api/streams/42: {json.dumps(result.stream)}")
     problems = result.problems()
     known = result.defect_problems()
@@ -108,4 +132,19 @@ def test_viewer_case(name, lab, procs, tmp_path):
 def test_chromium_case(name, lab, procs, tmp_path):
     if not shutil.which(Chromium().binary) and not Path(Chromium().binary).exists():
         pytest.fail("chromium is not installed (tools/setup.sh installs it)")
+    _run(name, lab, procs, tmp_path)
+
+
+def _require_chromium() -> None:
+    if not shutil.which(Chromium().binary) and not Path(Chromium().binary).exists():
+        pytest.fail("chromium is not installed (tools/setup.sh installs it)")
+
+
+@pytest.mark.parametrize("name", DIP_CASES)
+def test_dip_case(name, lab, procs, tmp_path):
+    case = CASES[name]
+    if case.chromium:
+        _require_chromium()
+    if case.viewer == "pion":
+        refpeer_bin("client")  # built once into .build/refpeer (a failure here fails the test)
     _run(name, lab, procs, tmp_path)
