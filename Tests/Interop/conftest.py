@@ -4,7 +4,8 @@ ports, and peers (aiortc scripts in peers/, headless Chromium) as managed subpro
 Environment:
   ONAIR_INTEROP_TARGET  onair (default) | pion
   ONAIR_RELAY_BIN       our relay binary (default <repo>/.build/debug/relay)
-  ONAIR_REFPEER_BIN     Pion reference relay (default /tmp/refpeer/bin/relay)
+  ONAIR_REFPEER_BIN     Pion reference relay (default: harness.refpeer_bin("relay"), ../shared/refpeer
+                        built once into .build/refpeer)
   ONAIR_INTEROP_LOGS=1  print relay/peer logs even when a test passes
   ONAIR_PG_BIN          PostgreSQL binaries (default /usr/lib/postgresql/15/bin)
 Tests skip (with the reason) only when the relay binary is missing; anything else fails.
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPO, ManagedProcess, ProcessGroup, free_port, wait_for_tcp
+from harness import REPO, ManagedProcess, ProcessGroup, free_port, refpeer_bin, wait_for_tcp
 from pg import ThrowawayPostgres, new_dir
 
 TARGET = os.environ.get("ONAIR_INTEROP_TARGET", "onair").strip().lower()
@@ -69,15 +70,17 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dic
                  netns: str | None = None, address: str | None = None) -> Relay:
     """Starts the relay under test on free 127.0.0.1 ports and waits until its HTTP port
     accepts connections. THE one place that knows each relay's command line. `extra_env`
-    adds ONAIR_* settings (e.g. webhooks); `name` tells a restarted relay's log apart; `ports`
+    adds ONAIR_* settings (e.g. webhooks; a None value unsets one, e.g. ONAIR_PUBLISH_TOKEN for
+    peers that cannot send a token); `name` tells a restarted relay's log apart; `ports`
     (http, udp) restarts a relay where an earlier one was. `netns` runs it in a network-lab
     namespace (tools/netlab), listening on every address there and advertising `address`."""
     if netns and (target != "onair" or not address):
         raise ValueError("a relay in a lab namespace: our relay only, with its lab address")
     http_port = ports[0] if ports else free_port(socket.SOCK_STREAM)
     if target == "pion":
-        binary = Path(os.environ.get("ONAIR_REFPEER_BIN", "/tmp/refpeer/bin/relay"))
-        _require_binary(binary, "build it: /work/shared/refpeer/build.sh /tmp/refpeer, or set ONAIR_REFPEER_BIN")
+        override = os.environ.get("ONAIR_REFPEER_BIN")
+        binary = Path(override) if override else refpeer_bin("relay")
+        _require_binary(binary, "build it: ../shared/refpeer/build.sh .build/refpeer, or set ONAIR_REFPEER_BIN")
         process = procs.start("relay-pion", [str(binary), "-addr", f"127.0.0.1:{http_port}"],
                               timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir))
         wait_for_tcp(http_port, 10, process)
@@ -96,10 +99,12 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dic
     env = {**os.environ, "ONAIR_HTTP_HOST": bind, "ONAIR_HTTP_PORT": str(http_port),
            "ONAIR_MEDIA_BIND": bind, "ONAIR_UDP_PORT": str(udp_port), "ONAIR_PUBLISH_TOKEN": PUBLISH_TOKEN,
            **({"ONAIR_ADVERTISED_ADDRESSES": address} if netns else {}), **(extra_env or {})}
+    env = {key: value for key, value in env.items() if value is not None}
     process = procs.start(name, argv, timeout=RELAY_HARD_TIMEOUT, cwd=str(workdir), env=env)
     wait_for_tcp(http_port, 20, process, netns=netns)
-    return Relay("onair", http_port, udp_port, PUBLISH_TOKEN, process, deletes_sessions=True, signals_end=True,
-                 offline_409=True, serves_room_page=True, streams_api=True, checks_token=True,
+    token = env.get("ONAIR_PUBLISH_TOKEN")
+    return Relay("onair", http_port, udp_port, token, process, deletes_sessions=True, signals_end=True,
+                 offline_409=True, serves_room_page=True, streams_api=True, checks_token=token is not None,
                  cors=True, host=address or "127.0.0.1")
 
 
