@@ -66,6 +66,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -87,6 +89,24 @@ VIEWER_CASES = [name for name, case in CASES.items() if case.viewer_side and not
 CHROMIUM_CASES = [name for name, case in CASES.items() if case.chromium and not case.dip]
 DIP_CASES = [pytest.param(name, marks=[pytest.mark.chromium] if case.chromium else [])
              for name, case in CASES.items() if case.dip]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _sigterm_interrupts():
+    """SIGTERM (a CI job's timeout) ends the run as Ctrl-C does, through the fixtures' teardown:
+    the case's processes and Chromium are stopped and its lab removed (by default a SIGTERM
+    would end pytest at once and leave them running in the lab's orphaned namespaces)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(sig, _frame):
+        raise KeyboardInterrupt(f"signal {signal.Signals(sig).name}")
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.fixture

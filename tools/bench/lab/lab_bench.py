@@ -43,6 +43,7 @@ import argparse
 import fnmatch
 import json
 import os
+import signal
 import sys
 import tempfile
 from dataclasses import replace
@@ -334,50 +335,59 @@ def main() -> int:
     failed = 0
     runs: dict[tuple[str, str], list[Result]] = {}
     pairs: list[tuple[str, Result | None, Result | None]] = []
-    with tempfile.TemporaryDirectory(prefix="lab-bench-") as scratch:
-        root = Path(args.logs or scratch)
-        for name in names:
-            for rep in range(1, args.reps + 1):
-                got: dict[str, Result | None] = {}
-                for target in targets:
-                    case = replace(ALL_CASES[name], source=args.source) if args.source else ALL_CASES[name]
-                    if target != "onair" and not pion_runs(case):
-                        print(f"== {name} [relay: {target}]: skipped (the Pion relay forwards one layer from "
-                              "`broadcast`)", flush=True)
-                        continue
-                    label = (name if args.reps == 1 else f"{name} (run {rep} of {args.reps})") + \
-                        ("" if target == "onair" else f" [relay: {target}]")
-                    workdir = root / ((name if args.reps == 1 else f"{name}-{rep}")
-                                      + ("" if target == "onair" else f"-{target}"))
-                    workdir.mkdir(parents=True, exist_ok=True)
-                    procs = ProcessGroup(workdir)
-                    got[target] = None
-                    try:
-                        with lab_module.Lab(viewers=case.viewers) as lab:
-                            try:
-                                result = run_case(case, lab, procs, workdir, settle=args.settle, measure=args.measure,
-                                                  say=lambda text: print(f"  .. {text}", flush=True), target=target)
-                            finally:
-                                procs.stop_all()
-                    except Exception as error:  # one broken case does not hide the others
-                        failed += 1
-                        print(f"== {label}: ERROR {error}\n   logs: {workdir}"
-                              + ("" if args.logs else " (removed; use --logs)"), flush=True)
-                        continue
-                    got[target] = result
-                    failed += bool(result.problems()) and target == "onair"
-                    runs.setdefault((name, target), []).append(result)
-                    print(table(result).replace(f"== {name}:", f"== {label}:", 1).replace(
-                        f"== {name} [relay: {target}]:", f"== {label}:", 1), flush=True)
-                    if args.json:
-                        print(json.dumps({"case": name, "relay": target, "rep": rep, "window": result.window,
-                                          "judged": result.judged, "stats": result.stats, "stream": result.stream,
-                                          "figures": result.figures(), "steps": result.steps,
-                                          "restore_s": result.restore_s, "second": result.second,
-                                          "timeline": result.timeline, "dip": result.dip, "packets": result.packets,
-                                          "elapsed_s": result.elapsed_s}))
-                if args.against and args.against in got:
-                    pairs.append((name if args.reps == 1 else f"{name} #{rep}", got.get("onair"), got.get(args.against)))
+    # Ctrl-C (also when started in the background, where SIGINT comes ignored) and SIGTERM end the
+    # run through the finally blocks: the case's processes and Chromium stopped, its lab removed.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _interrupted)
+    interrupted = False
+    try:
+        with tempfile.TemporaryDirectory(prefix="lab-bench-") as scratch:
+            root = Path(args.logs or scratch)
+            for name in names:
+                for rep in range(1, args.reps + 1):
+                    got: dict[str, Result | None] = {}
+                    for target in targets:
+                        case = replace(ALL_CASES[name], source=args.source) if args.source else ALL_CASES[name]
+                        if target != "onair" and not pion_runs(case):
+                            print(f"== {name} [relay: {target}]: skipped (the Pion relay forwards one layer from "
+                                  "`broadcast`)", flush=True)
+                            continue
+                        label = (name if args.reps == 1 else f"{name} (run {rep} of {args.reps})") + \
+                            ("" if target == "onair" else f" [relay: {target}]")
+                        workdir = root / ((name if args.reps == 1 else f"{name}-{rep}")
+                                          + ("" if target == "onair" else f"-{target}"))
+                        workdir.mkdir(parents=True, exist_ok=True)
+                        procs = ProcessGroup(workdir)
+                        got[target] = None
+                        try:
+                            with lab_module.Lab(viewers=case.viewers) as lab:
+                                try:
+                                    result = run_case(case, lab, procs, workdir, settle=args.settle, measure=args.measure,
+                                                      say=lambda text: print(f"  .. {text}", flush=True), target=target)
+                                finally:
+                                    procs.stop_all()
+                        except Exception as error:  # one broken case does not hide the others
+                            failed += 1
+                            print(f"== {label}: ERROR {error}\n   logs: {workdir}"
+                                  + ("" if args.logs else " (removed; use --logs)"), flush=True)
+                            continue
+                        got[target] = result
+                        failed += bool(result.problems()) and target == "onair"
+                        runs.setdefault((name, target), []).append(result)
+                        print(table(result).replace(f"== {name}:", f"== {label}:", 1).replace(
+                            f"== {name} [relay: {target}]:", f"== {label}:", 1), flush=True)
+                        if args.json:
+                            print(json.dumps({"case": name, "relay": target, "rep": rep, "window": result.window,
+                                              "judged": result.judged, "stats": result.stats, "stream": result.stream,
+                                              "figures": result.figures(), "steps": result.steps,
+                                              "restore_s": result.restore_s, "second": result.second,
+                                              "timeline": result.timeline, "dip": result.dip, "packets": result.packets,
+                                              "elapsed_s": result.elapsed_s}))
+                    if args.against and args.against in got:
+                        pairs.append((name if args.reps == 1 else f"{name} #{rep}", got.get("onair"), got.get(args.against)))
+    except KeyboardInterrupt as stop:
+        interrupted = True
+        print(f"lab_bench: interrupted ({str(stop) or 'SIGINT'}); the figures so far:", flush=True)
     if args.reps > 1:
         for (name, target), results in runs.items():
             print(summary(name + ("" if target == "onair" else f" [relay: {target}]"), results), flush=True)
@@ -391,7 +401,11 @@ def main() -> int:
         print(f"== ours against {args.against} (the same case in the same run; no worse: within {NO_WORSE_S:g} s)")
         print(against_summary(pairs), flush=True)
     print(f"lab namespaces left: {lab_module.lab_namespaces() or 'none'}")
-    return 1 if failed else 0
+    return 130 if interrupted else 1 if failed else 0
+
+
+def _interrupted(sig, _frame) -> None:
+    raise KeyboardInterrupt(f"signal {signal.Signals(sig).name}")
 
 
 if __name__ == "__main__":
