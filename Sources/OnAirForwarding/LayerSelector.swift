@@ -49,11 +49,14 @@ public struct LayerSelector: Sendable {
         public var holdAfterJoinDown: Duration = .seconds(2)
         /// While paused: the wait after a failed probe of the smallest layer (instead of the
         /// growing backoff), and, for a viewer that cannot be probed, between trials of it.
-        public var retryWhilePaused: Duration = .milliseconds(500)
+        public var retryWhilePaused: Duration = .milliseconds(250)
         public var trialWhilePaused: Duration = .seconds(2)
         /// After a trial, evidence this long pauses again (the link just failed the layer).
         public var trialWindow: Duration = .seconds(3)
         public var trialSustain: Duration = .seconds(1)
+        /// After a switch, feedback this young is about the layer before (a receiver report
+        /// younger than a third of it too).
+        public var evidenceAfterSwitch: Duration = .seconds(1)
         /// The rate sent counts as carried once no congestion was signalled for this long.
         public var cleanAfter: Duration = .seconds(2)
         public var probe = ProbeController.Settings()
@@ -62,8 +65,13 @@ public struct LayerSelector: Sendable {
     }
 
     public let settings: Settings
-    /// The layer wanted (nil: video paused, or nothing chosen yet).
-    public private(set) var target: Int?
+    /// The layer wanted (nil: video paused, or nothing chosen yet), and since when.
+    public private(set) var target: Int? {
+        didSet { if target != oldValue { targetSince = pendingNow } }
+    }
+    private var targetSince = MonoTime.zero
+    /// The time of the update in progress (for ``targetSince``).
+    private var pendingNow = MonoTime.zero
     private var chosen = false
     private var holdUntil = MonoTime.zero
     /// No probe before this (``Settings/settleAfterUp``).
@@ -117,6 +125,7 @@ public struct LayerSelector: Sendable {
         let ladder = Self.ladder(layers, maximumHeight: maximumHeight)
         guard !ladder.isEmpty else { return target }
         func needs(_ layer: LayerCandidate) -> Double { Double(layer.bitrate + audioBitrate) }
+        pendingNow = now
         let joined = joinedAt ?? now
         joinedAt = joined
         let joining = now - joined < settings.joinWindow
@@ -164,11 +173,15 @@ public struct LayerSelector: Sendable {
         let smallest = ladder.count - 1
         if current == smallest {
             let floor = needs(ladder[smallest])
-            let evidence = estimateNow < floor * settings.pauseBelow
+            // Only feedback about this layer: a report that came within its first moments
+            // still counts what the layer before it lost.
+            let aboutThisLayer = now - targetSince >= settings.evidenceAfterSwitch
+                && (estimator.lossReportedAt.map { $0 - targetSince >= settings.evidenceAfterSwitch / 3 } ?? true)
+            let evidence = estimateNow < floor * settings.pauseBelow && aboutThisLayer
                 ? pauseGate.evidence(estimator: estimator, needs: floor, sending: sendingRate) : nil
             let trial = trialUntil.map { now < $0 } ?? false
             if pauseGate.observe(evidence, now: now, sustain: trial ? settings.trialSustain : nil), let evidence {
-                pause(trial ? .trial : evidence, now: now)
+                pause(trial ? .trial : evidence.reason, now: now)
                 return target
             }
             if limited && estimateNow < floor * settings.keep { return target }
@@ -200,7 +213,11 @@ public struct LayerSelector: Sendable {
         guard current > 0, paused || now >= holdUntil else { return target }
         let up = ladder[current - 1]
         let probedEnough = probed.map { Double($0.rate) >= needs(up) && now - $0.at < settings.probeValidity } ?? false
-        let trialDue = paused && !canProbe && now - pausedAt >= settings.trialWhilePaused
+        // A paused viewer without transport-cc is tried, not probed: aiortc reads a padding burst
+        // after seconds of audio alone as overuse, and reports no round trip for a video SSRC
+        // that sent nothing, so its probes fail on a link that has long recovered.
+        let probesWhilePaused = canProbe && estimator.feedback == .transportCC
+        let trialDue = paused && !probesWhilePaused && now - pausedAt >= settings.trialWhilePaused
         if probedEnough || !canProbe && estimateNow >= needs(up) * settings.upWithoutProbe || trialDue {
             target = up.index
             upSwitches += 1
@@ -212,7 +229,7 @@ public struct LayerSelector: Sendable {
             }
             return target
         }
-        if canProbe, estimator.lastFeedback != nil, now >= settledAt, probe.mayStart(now: now) {
+        if canProbe, !paused || probesWhilePaused, estimator.lastFeedback != nil, now >= settledAt, probe.mayStart(now: now) {
             let step = limited ? settings.probeStepWhenLimited : settings.probeStep
             // What is sent is measured about once a second: just after a switch, the current
             // layer's bitrate says it better. Paused, the climb starts from what the link

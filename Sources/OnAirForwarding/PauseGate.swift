@@ -23,6 +23,13 @@ public struct PauseGate: Sendable {
         public var lossLimit = 0.10
         /// Acknowledged below this share of what is sent is evidence.
         public var deliveredShare = 0.7
+        /// A link that carries under a fifth of the layer (loss above 80 %, or under 20 %
+        /// acknowledged) is a deep dip: no picture gets through anyway, and the flood starves
+        /// the audio, so it pauses after ``deepSustain``. A dip to a third of the layer (69 %
+        /// loss) is not deep: a relay without an estimator shows it as a freeze of the dip.
+        public var deepLoss = 0.8
+        public var deepDeliveredShare = 0.2
+        public var deepSustain: Duration = .seconds(1)
         public init() {}
     }
 
@@ -37,34 +44,48 @@ public struct PauseGate: Sendable {
     }
 
     public let settings: Settings
-    /// When the current run of evidence started, and when it was last seen.
+    /// When the current run of evidence started, and when it was last seen; the same for deep
+    /// evidence.
     private var since: MonoTime?
     private var lastSeen: MonoTime?
+    private var deepSince: MonoTime?
+    private var deepLastSeen: MonoTime?
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
     }
 
     /// The evidence the viewer's feedback gives now that the link does not carry `needs`
-    /// bits/s while `sending` bits/s go out, or nil.
-    public func evidence(estimator: ViewerBandwidthEstimator, needs: Double, sending: Int) -> Reason? {
-        if estimator.lossFraction > settings.lossLimit { return .loss }
-        if let delivered = estimator.acknowledgedBitrate, sending > 0,
-           Double(delivered) < settings.deliveredShare * Double(min(Double(sending), needs)) {
-            return .undelivered
+    /// bits/s while `sending` bits/s go out, or nil; `deep` when it carries far less.
+    public func evidence(estimator: ViewerBandwidthEstimator, needs: Double, sending: Int) -> (reason: Reason, deep: Bool)? {
+        if estimator.lossFraction > settings.lossLimit { return (.loss, estimator.lossFraction > settings.deepLoss) }
+        if let delivered = estimator.acknowledgedBitrate, sending > 0 {
+            let sent = min(Double(sending), needs)
+            if Double(delivered) < settings.deliveredShare * sent {
+                return (.undelivered, Double(delivered) < settings.deepDeliveredShare * sent)
+            }
         }
         return nil
     }
 
     /// Takes this update's evidence; true once it has held for `sustain` (default
-    /// ``Settings/sustain``) with no break longer than the tolerance.
-    public mutating func observe(_ evidence: Reason?, now: MonoTime, sustain: Duration? = nil) -> Bool {
+    /// ``Settings/sustain``), or deep evidence for ``Settings/deepSustain``, with no break
+    /// longer than the tolerance.
+    public mutating func observe(_ evidence: (reason: Reason, deep: Bool)?, now: MonoTime, sustain: Duration? = nil) -> Bool {
+        if evidence?.deep == true {
+            if deepSince == nil { deepSince = now }
+            deepLastSeen = now
+        } else if let deepLastSeen, now - deepLastSeen > settings.tolerance {
+            deepSince = nil
+            self.deepLastSeen = nil
+        }
         guard evidence != nil else {
             if let lastSeen, now - lastSeen > settings.tolerance { reset() }
             return false
         }
         if since == nil { since = now }
         lastSeen = now
+        if let deepSince, now - deepSince >= settings.deepSustain { return true }
         return now - (since ?? now) >= (sustain ?? settings.sustain)
     }
 
@@ -74,5 +95,7 @@ public struct PauseGate: Sendable {
     public mutating func reset() {
         since = nil
         lastSeen = nil
+        deepSince = nil
+        deepLastSeen = nil
     }
 }

@@ -23,8 +23,9 @@ public struct ViewerBandwidthEstimator: Sendable {
     private var controller: BitrateController
     private var transport: TransportFeedbackAdapter?
     private var lastREMB: Int?
-    /// The latest loss fraction reported (0...1).
+    /// The latest loss fraction reported (0...1), and when.
     public private(set) var lossFraction: Double = 0
+    public private(set) var lossReportedAt: MonoTime?
     /// The last congestion signal (overuse, a falling REMB, loss over 10 %).
     public private(set) var lastCongestion: MonoTime?
     /// The last feedback of any kind: before the first, nothing is known of the link.
@@ -84,6 +85,7 @@ public struct ViewerBandwidthEstimator: Sendable {
     /// loss at most once per 300 ms plus a round trip).
     public mutating func handle(fractionLost: Double, now: MonoTime) {
         lossFraction = fractionLost
+        lossReportedAt = now
         lastFeedback = now
         if let last = lastLossUpdate, now - last < Self.lossInterval { return }
         lastLossUpdate = now

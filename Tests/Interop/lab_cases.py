@@ -227,6 +227,24 @@ DIP_CI = {("1layer", 800, 3): ("chromium", "aiortc", "pion"), ("1layer", 300, 10
           ("simulcast", 800, 3): ("chromium",)}
 
 
+# Targets the relay still misses in some runs (issue 24 stays open for them): reported as an
+# expected failure while only these targets are missed, a hard failure for anything else.
+DIP_KNOWN_DEFECTS = {
+    "dip-1layer-300k-10s-aiortc": (
+        "audio starves at the start of a deep dip: the link is flooded for the 1-2 s until aiortc's "
+        "receiver reports (about one a second) show more than 80 % loss and video pauses, and a trial "
+        "of the layer every 2 s floods it again (measured 2.1-7.8 s gaps; the Pion relay, which never "
+        "pauses, left aiortc 1.4 s gaps in a 3 s dip to 800 kbit/s); a trial can also start just after "
+        "the recovery's first report (time back 1.1-4.5 s)",
+        ("longest audio gap", "time back", "longest freeze")),
+    "dip-1layer-300k-10s-chromium": (
+        "a paused viewer's probes after the recovery are sometimes judged undelivered (Chromium's "
+        "acknowledged rate short of 85 % of the probe's) and video comes back one or two probes later "
+        "(time back 1.6-1.8 s in 2 runs, 5.2 s in 1 of 3)",
+        ("time back", "longest freeze")),
+}
+
+
 def dip_case(stream: str, kbit: int, seconds: int, viewer: str) -> Case:
     """One case of the dip matrix, named dip-<1layer|simulcast>-<kbit>k-<seconds>s-<viewer>."""
     name = f"dip-{stream}-{kbit}k-{seconds}s-{viewer}"
@@ -238,7 +256,9 @@ def dip_case(stream: str, kbit: int, seconds: int, viewer: str) -> Case:
                 min_fps=None, max_freeze_ms=(seconds + DIP_FREEZE_MARGIN) * 1000, max_time_back_s=DIP_TIME_BACK,
                 max_audio_gap_ms=DIP_AUDIO_GAP_MS if audio else None,
                 settle=DIP_SETTLE, measure=DIP_BEFORE + seconds + DIP_AFTER,
-                bench_only=viewer not in DIP_CI.get((stream, kbit, seconds), ()))
+                bench_only=viewer not in DIP_CI.get((stream, kbit, seconds), ()),
+                known_defect=DIP_KNOWN_DEFECTS.get(name, (None, None))[0],
+                defect_excuses=DIP_KNOWN_DEFECTS.get(name, (None, None))[1])
 
 
 def _dip_cases() -> list[Case]:

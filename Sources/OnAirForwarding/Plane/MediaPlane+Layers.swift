@@ -67,6 +67,10 @@ extension MediaPlane {
                                             estimator: &viewer.estimator, canProbe: viewer.rtx != nil,
                                             sendingRate: viewer.videoPayloadRate + Int(publisher.audioBitrate), now: now)
         viewer.video?.target = target
+        viewer.fitRetransmissionBudget()
+        if before.probe == nil, viewer.selector.probe.active != nil {
+            viewer.probeBaseSequence = viewer.video?.rewriter.viewerRange?.last
+        }
         if viewer.selector.downSwitches != downSwitches { viewer.video?.leaveCurrentLayer() }
         if before.target != target || before.probe != viewer.selector.probe.active?.rate
             || before.verdicts != viewer.selector.probe.verdicts {

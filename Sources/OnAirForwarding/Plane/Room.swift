@@ -155,7 +155,15 @@ package final class Room {
     package func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: any DatagramSink) {
         guard viewer.video != nil else { return }
         viewer.nacksReceived += UInt64(viewerSequences.count)
-        viewer.selector.probe.countNACKed(viewerSequences.count)
+        if viewer.selector.probe.active != nil {
+            // Only loss of what went out since the probe started says anything about it: a
+            // paused viewer's receiver goes on asking for the video its dip lost.
+            var sinceProbe = 0
+            for sequence in viewerSequences where viewer.probeBaseSequence.map({ Int16(bitPattern: sequence &- $0) > 0 }) ?? true {
+                sinceProbe += 1
+            }
+            viewer.selector.probe.countNACKed(sinceProbe)
+        }
         if !viewer.repeatsNACKs { viewer.history.noteNACK(viewerSequences) }
         for viewerSequence in viewerSequences {
             resend(viewerSequence, to: viewer, now: now, sender: sender)

@@ -31,6 +31,9 @@ package final class ViewerSession: MediaSession {
     package var paddingBytes: UInt64 = 0
     /// Time spent with video paused (``PauseGate``), by why.
     package var pausedTime = PausedVideoTime()
+    /// The last video sequence number sent before the running probe started: NACKs of it and
+    /// of older ones are about loss before the probe.
+    package var probeBaseSequence: UInt16?
     /// Packets and payload octets sent per track, for our sender reports (RFC 3550 §6.4.1).
     package var videoPackets: UInt32 = 0
     package var videoOctets: UInt32 = 0
@@ -78,6 +81,13 @@ package final class ViewerSession: MediaSession {
     /// at least 30 ms.
     package var resendInterval: Duration {
         .milliseconds(Int64(max(0.03, roundTripTime ?? 0.1) * 1000))
+    }
+
+    /// Retransmissions within half of what the viewer's link is believed to carry (20-300
+    /// packets/s): through a dip, answering every NACK of a receiver that asks once per gap
+    /// (and resending unasked) doubled what went into the thin link and starved its audio.
+    package func fitRetransmissionBudget() {
+        retransmitBudget.ratePerSecond = min(300, max(20, Double(estimator.estimate) * 0.5 / (8 * 1200)))
     }
 
     /// Updates ``videoPayloadRate`` (about once a second).
