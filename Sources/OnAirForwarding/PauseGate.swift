@@ -23,12 +23,13 @@ public struct PauseGate: Sendable {
         public var lossLimit = 0.10
         /// Acknowledged below this share of what is sent is evidence.
         public var deliveredShare = 0.7
-        /// A link that carries under a fifth of the layer (loss above 80 %, or under 20 %
-        /// acknowledged) is a deep dip: no picture gets through anyway, and the flood starves
-        /// the audio, so it pauses after ``deepSustain``. A dip to a third of the layer (69 %
-        /// loss) is not deep: a relay without an estimator shows it as a freeze of the dip.
+        /// A link that loses more than 80 % of what is sent (it carries under a fifth of the
+        /// layer) is a deep dip: no picture gets through anyway, and the flood starves the
+        /// audio, so it pauses after ``deepSustain``. A dip to a third of the layer (69 % loss)
+        /// is not deep: a relay without an estimator shows it as a freeze of the dip. Only
+        /// receivers' reports tell a deep dip: an acknowledged rate that lags behind a
+        /// receiver busy with 200 peers is no reason to pause within a second.
         public var deepLoss = 0.8
-        public var deepDeliveredShare = 0.2
         public var deepSustain: Duration = .seconds(1)
         public init() {}
     }
@@ -61,9 +62,7 @@ public struct PauseGate: Sendable {
         if estimator.lossFraction > settings.lossLimit { return (.loss, estimator.lossFraction > settings.deepLoss) }
         if let delivered = estimator.acknowledgedBitrate, sending > 0 {
             let sent = min(Double(sending), needs)
-            if Double(delivered) < settings.deliveredShare * sent {
-                return (.undelivered, Double(delivered) < settings.deepDeliveredShare * sent)
-            }
+            if Double(delivered) < settings.deliveredShare * sent { return (.undelivered, false) }
         }
         return nil
     }
