@@ -24,8 +24,8 @@ struct FanoutBench: ParsableCommand {
     @Option(help: "Pid of the attached relay, for its CPU figures.")
     var relayPID: Int32?
 
-    @Option(help: "Pion reference relay executable (from /work/shared/refpeer/build.sh); '' to skip.")
-    var pionBin = "/tmp/refpeer/bin/relay"
+    @Option(help: "Pion reference relay executable, relative to the repository root by default (../shared/refpeer/build.sh .build/refpeer makes it); '' to skip.")
+    var pionBin = FanoutBench.defaultPionBin
 
     @Option(help: "Viewer counts to run, in order; viewers are added between levels.")
     var levels = "50,200,500,1000"
@@ -78,9 +78,23 @@ struct FanoutBench: ParsableCommand {
     @Option(help: "Room name used on both relays.")
     var room = "fanout-bench"
 
+    /// Where ../shared/refpeer/build.sh puts the Pion relay when run from the repository root
+    /// (as tools/bench/run-fanout.sh and the interop tests' harness.refpeer_bin do).
+    static let defaultPionBin = ".build/refpeer/bin/relay"
+
+    /// Exit status when some viewer received less than ``LevelResult/fullVideoShare`` of the
+    /// video (1 is left to errors that stop the run).
+    static let shortfallExitCode: Int32 = 3
+
     func run() throws {
         let levelList = levels.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !levelList.isEmpty, levelList == levelList.sorted() else { throw ValidationError("--levels must be ascending counts") }
+        // Checked before the OnAir run, not after it: a missing yardstick should cost seconds, not the whole run.
+        if !pionBin.isEmpty && !FileManager.default.isExecutableFile(atPath: pionBin) {
+            throw ValidationError("no Pion relay at \(pionBin) (run from the repository root, build it with "
+                + "../shared/refpeer/build.sh .build/refpeer after apt-get install golang-go golang-github-pion-webrtc.v3-dev, "
+                + "or pass --pion-bin '' to run OnAir only)")
+        }
         try CPUAffinity.pinCurrentProcess(to: benchCore)
         if nice != 0 { SchedulingPriority.raise(nice: nice) }
         if realtime { try SchedulingPriority.makeRoundRobin() }
@@ -130,5 +144,27 @@ struct FanoutBench: ParsableCommand {
 
             """)
         print(ResultTable.render(results, levels: levelList, relays: relays))
+        try Self.judgeDelivery(results)
+    }
+
+    /// Fails the run (exit ``shortfallExitCode``) with one line per relay and level where some
+    /// requested viewer did not receive ``LevelResult/fullVideoShare`` of the video: on
+    /// loopback nothing limits a viewer, so a paused or starved one is the relay's doing (or
+    /// the machine's, when the tool or the relay ran out of CPU: see their columns).
+    static func judgeDelivery(_ results: [LevelResult]) throws {
+        let share = Int(LevelResult.fullVideoShare * 100)
+        let short = results.filter { $0.viewersShort > 0 }
+        guard !short.isEmpty else {
+            print("\nfanout-bench: every viewer of every level received ≥ \(share) % of the video packets published")
+            return
+        }
+        print("")
+        for r in short {
+            print("fanout-bench: FAILED: \(r.relay) @\(r.viewersRequested): \(r.viewersShort) of \(r.viewersRequested) viewers "
+                + "received < \(share) % of the \(r.publisherVideoPackets) video packets published "
+                + "(\(r.viewersRequested - r.viewersConnected) not connected; lowest \(ResultTable.format(r.lowestVideoPercent, 1)) %, "
+                + "median \(ResultTable.format(r.medianVideoPercent, 1)) %)")
+        }
+        throw ExitCode(shortfallExitCode)
     }
 }

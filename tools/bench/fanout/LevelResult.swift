@@ -12,6 +12,11 @@ struct LevelResult {
     var benchCPUSeconds: Double
     /// Publisher packets (audio + video) sent in the window: what each viewer should receive.
     var publisherPackets: UInt64
+    /// Publisher video packets sent in the window, and each connected viewer's video packets
+    /// received in it: a viewer the relay paused or starved shows here even when the totals
+    /// of the others hide it in `loss %`.
+    var publisherVideoPackets: UInt64
+    var videoReceivedPerViewer: [UInt64]
     /// Packets received by all connected viewers in the window.
     var packetsReceived: UInt64
     /// Per viewer, highest sequence number advance: packets the relay numbered for it.
@@ -46,6 +51,27 @@ struct LevelResult {
     var gapLossPercent: Double {
         guard sequenceSpan > 0 else { return 0 }
         return max(0, 1 - Double(packetsReceived) / Double(sequenceSpan)) * 100
+    }
+
+    /// The share of the publisher's video packets a viewer must receive to count as served.
+    static let fullVideoShare = 0.98
+
+    /// Connected viewers that received at least ``fullVideoShare`` of the publisher's video packets.
+    var viewersWithFullVideo: Int {
+        let needed = Double(publisherVideoPackets) * Self.fullVideoShare
+        return videoReceivedPerViewer.filter { Double($0) >= needed }.count
+    }
+
+    /// Requested viewers that did not get the video: not connected, or under ``fullVideoShare``.
+    var viewersShort: Int { viewersRequested - viewersWithFullVideo }
+
+    /// The lowest and the median viewer's received ÷ published video packets, in %.
+    var lowestVideoPercent: Double? { videoPercent(rank: 0) }
+    var medianVideoPercent: Double? { videoPercent(rank: videoReceivedPerViewer.count / 2) }
+
+    private func videoPercent(rank: Int) -> Double? {
+        guard publisherVideoPackets > 0, rank < videoReceivedPerViewer.count else { return nil }
+        return Double(videoReceivedPerViewer.sorted()[rank]) / Double(publisherVideoPackets) * 100
     }
 
     /// The p-th percentile of the latency samples, in µs (nearest rank).

@@ -10,7 +10,8 @@ extension LoadEngine {
         let relayCPU0 = relayPID.flatMap(ProcStats.cpuSeconds(pid:))
         let benchCPU0 = ProcStats.ownCPUSeconds()
         let drops0 = ProcStats.udpDrops(localPorts: ports)
-        let published0 = (publisher?.videoPackets ?? 0) + (publisher?.audioPackets ?? 0)
+        let publishedVideo0 = publisher?.videoPackets ?? 0
+        let published0 = publishedVideo0 + (publisher?.audioPackets ?? 0)
         let keyframes0 = publisher?.keyframes ?? 0
         let failures0 = viewers.reduce(0) { $0 + $1.decryptFailures }
         let missing0 = viewers.reduce(0) { $0 + $1.stampMissing }
@@ -25,14 +26,17 @@ extension LoadEngine {
         let elapsed = Double(BenchClock.monotonic() - start) / 1e9
         let relayCPU1 = relayPID.flatMap(ProcStats.cpuSeconds(pid:))
         let benchCPU1 = ProcStats.ownCPUSeconds()
-        let published1 = (publisher?.videoPackets ?? 0) + (publisher?.audioPackets ?? 0)
+        let publishedVideo1 = publisher?.videoPackets ?? 0
+        let published1 = publishedVideo1 + (publisher?.audioPackets ?? 0)
         var received: UInt64 = 0
+        var videoPerViewer: [UInt64] = []
         var span: UInt64 = 0
         var connected = 0
         for (viewer, old) in zip(viewers, before) where viewer.isConnected {
             connected += 1
             let now = viewer.snapshot
             received += (now.audio.received - old.audio.received) + (now.video.received - old.video.received)
+            videoPerViewer.append(now.video.received - old.video.received)
             span += Self.span(from: old.audio, to: now.audio) + Self.span(from: old.video, to: now.video)
         }
         var relayCPU: Double?
@@ -40,7 +44,8 @@ extension LoadEngine {
         return LevelResult(
             relay: relay, viewersRequested: requested, viewersConnected: connected, setupSeconds: setupSeconds,
             windowSeconds: elapsed, relayCPUSeconds: relayCPU, benchCPUSeconds: benchCPU1 - benchCPU0,
-            publisherPackets: published1 - published0, packetsReceived: received, sequenceSpan: span,
+            publisherPackets: published1 - published0, publisherVideoPackets: publishedVideo1 - publishedVideo0,
+            videoReceivedPerViewer: videoPerViewer, packetsReceived: received, sequenceSpan: span,
             latenciesNanoseconds: latencies, benchSocketDrops: ProcStats.udpDrops(localPorts: ports) - drops0,
             decryptFailures: viewers.reduce(0) { $0 + $1.decryptFailures } - failures0,
             stampMissing: viewers.reduce(0) { $0 + $1.stampMissing } - missing0,

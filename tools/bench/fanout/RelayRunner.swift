@@ -29,7 +29,13 @@ struct RelayRunner {
                                         relayPID: relay.pid)
             report("\(relay.name) @\(level): relay CPU \(ResultTable.format(result.relayCPUPercent, 1)) %, "
                 + "\(ResultTable.format(result.microsecondsPerPacket, 2)) µs/pkt, \(ResultTable.format(result.packetsPerSecond, 0)) pkt/s, "
-                + "loss \(ResultTable.format(result.lossPercent, 2)) %, bench CPU \(ResultTable.format(result.benchCPUPercent, 1)) %, "
+                + "loss \(ResultTable.format(result.lossPercent, 2)) %, "
+                + "\(result.viewersWithFullVideo)/\(level) viewers got ≥ \(Int(LevelResult.fullVideoShare * 100)) % of the "
+                + "\(result.publisherVideoPackets) video packets published (lowest \(ResultTable.format(result.lowestVideoPercent, 1)) %, "
+                + "median \(ResultTable.format(result.medianVideoPercent, 1)) %), "
+                + "latency p50 \(ResultTable.format(result.latencyMicroseconds(percentile: 50), 0)) µs "
+                + "p99 \(ResultTable.format(result.latencyMicroseconds(percentile: 99), 0)) µs, "
+                + "bench CPU \(ResultTable.format(result.benchCPUPercent, 1)) %, "
                 + "keyframes \(result.keyframes), decrypt failures \(result.decryptFailures), stamps missing \(result.stampMissing), "
                 + "loadavg \(ResultTable.format(result.loadAverage, 1))")
             results.append(result)
