@@ -33,11 +33,7 @@ if [ -z "${ONAIR_SKIP_FUZZ:-}" ] && [ -x tools/fuzz/run.sh ]; then
 fi
 
 if [ -z "${ONAIR_SKIP_INTEROP:-}" ] && [ -d Tests/Interop ]; then
-  echo "== interop tests (aiortc, Chromium, ffprobe, the Pion client)"
+  echo "== interop tests (aiortc, Chromium, ffprobe)"
   export ONAIR_RELAY_BIN="$PWD/.build/debug/relay"
-  # test_pion_viewers.py's 200 viewers need a release relay (a debug one runs out of its core);
-  # it shares most modules with plane-allocations above.
-  swift build -c release --product relay -q
-  export ONAIR_RELAY_RELEASE_BIN="$PWD/.build/release/relay"
   .venv-interop/bin/python -m pytest -q -x Tests/Interop
 fi
