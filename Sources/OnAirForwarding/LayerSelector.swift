@@ -50,10 +50,12 @@ public struct LayerSelector: Sendable {
         /// While paused: the wait after a failed probe of the smallest layer (instead of the
         /// growing backoff), and, for a viewer that cannot be probed, between trials of it.
         public var retryWhilePaused: Duration = .milliseconds(250)
-        public var trialWhilePaused: Duration = .seconds(2)
-        /// After a trial, evidence this long pauses again (the link just failed the layer).
+        public var trialWhilePaused: Duration = .milliseconds(1250)
+        /// After a trial, evidence this long pauses again (the link just failed the layer):
+        /// two of ``NACKLossMeter``'s spans, so that a link still in its dip is flooded by the
+        /// trial's keyframe for well under a second and the audio goes on.
         public var trialWindow: Duration = .seconds(3)
-        public var trialSustain: Duration = .seconds(1)
+        public var trialSustain: Duration = .milliseconds(300)
         /// After a switch, feedback this young is about the layer before (a receiver report
         /// younger than a third of it too).
         public var evidenceAfterSwitch: Duration = .seconds(1)
@@ -177,9 +179,10 @@ public struct LayerSelector: Sendable {
             // still counts what the layer before it lost.
             let aboutThisLayer = now - targetSince >= settings.evidenceAfterSwitch
                 && (estimator.lossReportedAt.map { $0 - targetSince >= settings.evidenceAfterSwitch / 3 } ?? true)
-            let evidence = estimateNow < floor * settings.pauseBelow && aboutThisLayer
-                ? pauseGate.evidence(estimator: estimator, needs: floor, sending: sendingRate) : nil
             let trial = trialUntil.map { now < $0 } ?? false
+            let evidence = pauseGate.evidence(estimator: estimator, nackLoss: estimator.nackLoss.loss(now: now), needs: floor,
+                                              sending: sendingRate, thin: estimateNow < floor * settings.pauseBelow && aboutThisLayer,
+                                              trial: trial)
             if pauseGate.observe(evidence, now: now, sustain: trial ? settings.trialSustain : nil), let evidence {
                 pause(trial ? .trial : evidence.reason, now: now)
                 return target
@@ -240,7 +243,7 @@ public struct LayerSelector: Sendable {
             congestionBeforeProbe = estimator.lastCongestion
             probe.start(rate: Int(min(needs(up) * settings.probeHeadroom, known * step)),
                         measuresDelivery: estimator.feedback == .transportCC,
-                        measuresQueue: estimator.feedback != .transportCC, now: now)
+                        measuresQueue: estimator.feedback != .transportCC, brief: paused, now: now)
         }
         return target
     }

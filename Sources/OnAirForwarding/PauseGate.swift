@@ -19,6 +19,8 @@ public struct PauseGate: Sendable {
         /// A break in the evidence shorter than this does not restart the count (receiver
         /// reports come about once a second).
         public var tolerance: Duration = .milliseconds(1500)
+        /// The same for deep evidence from NACKs, judged every quarter second.
+        public var toleranceByNACKs: Duration = .milliseconds(400)
         /// Loss above this share of what is sent is evidence.
         public var lossLimit = 0.10
         /// Acknowledged below this share of what is sent is evidence.
@@ -26,11 +28,14 @@ public struct PauseGate: Sendable {
         /// A link that loses more than 80 % of what is sent (it carries under a fifth of the
         /// layer) is a deep dip: no picture gets through anyway, and the flood starves the
         /// audio, so it pauses after ``deepSustain``. A dip to a third of the layer (69 % loss)
-        /// is not deep: a relay without an estimator shows it as a freeze of the dip. Only
-        /// receivers' reports tell a deep dip: an acknowledged rate that lags behind a
-        /// receiver busy with 200 peers is no reason to pause within a second.
+        /// is not deep: a relay without an estimator shows it as a freeze of the dip. Only loss
+        /// tells a deep dip (reports, NACKs): an acknowledged rate that lags behind a receiver
+        /// busy with 200 peers is no reason to pause within a second.
         public var deepLoss = 0.8
         public var deepSustain: Duration = .seconds(1)
+        /// The same told by NACKs, which measure the layer sent now within a round trip (the
+        /// flood starves the audio meanwhile): two of ``NACKLossMeter``'s spans and a bit.
+        public var deepSustainByNACKs: Duration = .milliseconds(400)
         public init() {}
     }
 
@@ -51,18 +56,39 @@ public struct PauseGate: Sendable {
     private var lastSeen: MonoTime?
     private var deepSince: MonoTime?
     private var deepLastSeen: MonoTime?
+    private var deepByNACKs = false
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
     }
 
+    /// What the viewer's feedback shows against the layer sent.
+    public struct Evidence: Sendable, Equatable {
+        public var reason: Reason
+        /// The link carries under a fifth of what is sent (``Settings/deepLoss``).
+        public var deep = false
+        /// Measured within a round trip (NACKs), not from a report up to a second old.
+        public var prompt = false
+    }
+
     /// The evidence the viewer's feedback gives now that the link does not carry `needs`
-    /// bits/s while `sending` bits/s go out, or nil; `deep` when it carries far less.
-    public func evidence(estimator: ViewerBandwidthEstimator, needs: Double, sending: Int) -> (reason: Reason, deep: Bool)? {
-        if estimator.lossFraction > settings.lossLimit { return (.loss, estimator.lossFraction > settings.deepLoss) }
+    /// bits/s while `sending` bits/s go out, or nil.
+    ///
+    /// - Parameters:
+    ///   - nackLoss: the loss the viewer's NACKs show on the layer sent now (``NACKLossMeter``).
+    ///   - thin: the estimate is below ``LayerSelector/Settings/pauseBelow`` × `needs` and
+    ///     the feedback is about this layer: only then do reports and loss under a deep dip count.
+    ///   - trial: the layer is on trial after a pause: any loss NACKs show counts.
+    public func evidence(estimator: ViewerBandwidthEstimator, nackLoss: Double?, needs: Double, sending: Int,
+                         thin: Bool, trial: Bool) -> Evidence? {
+        if let nackLoss, nackLoss > settings.deepLoss { return Evidence(reason: .loss, deep: true, prompt: true) }
+        if trial, let nackLoss, nackLoss > settings.lossLimit { return Evidence(reason: .loss, prompt: true) }
+        guard thin else { return nil }
+        let loss = max(estimator.lossFraction, nackLoss ?? 0)
+        if loss > settings.lossLimit { return Evidence(reason: .loss, deep: loss > settings.deepLoss) }
         if let delivered = estimator.acknowledgedBitrate, sending > 0 {
             let sent = min(Double(sending), needs)
-            if Double(delivered) < settings.deliveredShare * sent { return (.undelivered, false) }
+            if Double(delivered) < settings.deliveredShare * sent { return Evidence(reason: .undelivered) }
         }
         return nil
     }
@@ -70,21 +96,23 @@ public struct PauseGate: Sendable {
     /// Takes this update's evidence; true once it has held for `sustain` (default
     /// ``Settings/sustain``), or deep evidence for ``Settings/deepSustain``, with no break
     /// longer than the tolerance.
-    public mutating func observe(_ evidence: (reason: Reason, deep: Bool)?, now: MonoTime, sustain: Duration? = nil) -> Bool {
-        if evidence?.deep == true {
+    public mutating func observe(_ evidence: Evidence?, now: MonoTime, sustain: Duration? = nil) -> Bool {
+        if let evidence, evidence.deep {
             if deepSince == nil { deepSince = now }
             deepLastSeen = now
-        } else if let deepLastSeen, now - deepLastSeen > settings.tolerance {
+            deepByNACKs = evidence.prompt
+        } else if let deepLastSeen, now - deepLastSeen > (deepByNACKs ? settings.toleranceByNACKs : settings.tolerance) {
             deepSince = nil
             self.deepLastSeen = nil
         }
-        guard evidence != nil else {
+        guard let evidence else {
             if let lastSeen, now - lastSeen > settings.tolerance { reset() }
             return false
         }
         if since == nil { since = now }
         lastSeen = now
-        if let deepSince, now - deepSince >= settings.deepSustain { return true }
+        let deepSustain = evidence.prompt ? settings.deepSustainByNACKs : settings.deepSustain
+        if let deepSince, now - deepSince >= deepSustain { return true }
         return now - (since ?? now) >= (sustain ?? settings.sustain)
     }
 

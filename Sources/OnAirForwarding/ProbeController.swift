@@ -21,6 +21,11 @@ public struct ProbeController: Sendable {
         public var duration: Duration = .milliseconds(700)
         /// How long after that congestion still counts against the probe.
         public var grace: Duration = .milliseconds(400)
+        /// The same for a probe of a paused viewer's layer (``start(rate:brief:...)``), whose
+        /// verdict is what the viewer's video waits for once its link has recovered; the
+        /// padding still outlasts the acknowledged-rate window (500 ms) that measures it.
+        public var briefDuration: Duration = .milliseconds(600)
+        public var briefGrace: Duration = .milliseconds(250)
         /// The wait after a failure's verdict: doubled by each failure.
         public var initialBackoff: Duration = .seconds(2)
         public var maximumBackoff: Duration = .seconds(8)
@@ -52,6 +57,9 @@ public struct ProbeController: Sendable {
 
     public let settings: Settings
     public private(set) var active: (rate: Int, start: MonoTime)?
+    /// The running probe's padding time and grace.
+    private var duration: Duration
+    private var grace: Duration
     private var nextAttempt = MonoTime.zero
     private var backoff: Duration
     private var sentDuringProbe = 0
@@ -86,6 +94,8 @@ public struct ProbeController: Sendable {
     public init(settings: Settings = Settings()) {
         self.settings = settings
         backoff = settings.initialBackoff
+        duration = settings.duration
+        grace = settings.grace
     }
 
     public func mayStart(now: MonoTime) -> Bool { active == nil && now >= nextAttempt }
@@ -97,9 +107,13 @@ public struct ProbeController: Sendable {
     ///     reported with ``observeDelivered(_:)``.
     ///   - measuresQueue: the queue is read from a sender report's round trip
     ///     (``wantsQueueMarker(now:)``, ``observeRoundTrip(_:reportSentAt:)``).
-    public mutating func start(rate: Int, measuresDelivery: Bool = false, measuresQueue: Bool = false, now: MonoTime) {
+    ///   - brief: ``Settings/briefDuration`` and ``Settings/briefGrace`` instead of the defaults.
+    public mutating func start(rate: Int, measuresDelivery: Bool = false, measuresQueue: Bool = false, brief: Bool = false,
+                               now: MonoTime) {
         finish(now: now)
         active = (rate, now)
+        duration = brief ? settings.briefDuration : settings.duration
+        grace = brief ? settings.briefGrace : settings.grace
         deliveredDuringProbe = measuresDelivery ? 0 : nil
         self.measuresQueue = measuresQueue
     }
@@ -113,7 +127,7 @@ public struct ProbeController: Sendable {
 
     /// When the running probe's padding ends (or ended).
     private var paddingEnd: MonoTime? {
-        active.map { paddingStoppedAt ?? $0.start + settings.duration }
+        active.map { paddingStoppedAt ?? $0.start + duration }
     }
 
     public mutating func queueMarkerSent(at time: MonoTime) {
@@ -177,8 +191,8 @@ public struct ProbeController: Sendable {
         // signal stands; with an empty queue, a full burst passed and one cut short is retried.
         let congested = lastCongestion.map { $0 >= active.start } ?? false
         if congested && !measuresQueue { return fail(.congestion, now: now) }
-        if congested, paddingStoppedAt == nil, now < active.start + settings.duration { paddingStoppedAt = now }
-        guard let paddingEnd, now >= paddingEnd + settings.grace else { return nil }
+        if congested, paddingStoppedAt == nil, now < active.start + duration { paddingStoppedAt = now }
+        guard let paddingEnd, now >= paddingEnd + grace else { return nil }
         if let delivered = deliveredDuringProbe, fallsShort(delivered, of: active.rate) { return fail(.undelivered, now: now) }
         if queueDelay == nil, let queueMarker, now - queueMarker < settings.queueWait { return nil }
         if congested && queueDelay == nil { return fail(.congestion, now: now) }

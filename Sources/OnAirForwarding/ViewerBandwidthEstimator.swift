@@ -33,6 +33,8 @@ public struct ViewerBandwidthEstimator: Sendable {
     /// What the viewer measured arriving, from a REMB that could only come from its overuse
     /// reaction: bits/s, and when.
     public private(set) var rembThroughput: (rate: Int, at: MonoTime)?
+    /// The video loss the viewer's NACKs show, within a round trip.
+    public var nackLoss = NACKLossMeter()
 
     public init(feedback: Feedback, start: Int, minimum: Int = 30_000, maximum: Int = 50_000_000) {
         self.feedback = feedback

@@ -89,7 +89,7 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dic
                      offline_409=False, serves_room_page=False, streams_api=False, checks_token=False,
                      cors=False)
 
-    binary = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay")))
+    binary = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay"))).resolve()
     _require_binary(binary, "run `swift build` in the repo, or set ONAIR_RELAY_BIN")
     udp_port = ports[1] if ports else free_port(socket.SOCK_DGRAM)
     # `relay serve` on loopback defaults; ports and the publish token come in as ONAIR_*

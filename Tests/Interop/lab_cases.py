@@ -44,7 +44,7 @@ from harness import PEERS_DIR, PYTHON, REPO, ManagedProcess, ProcessGroup, refpe
 ROOM = "42"
 FREEZE_MS = 300          # a gap between decoded frames longer than this is a freeze
 BITRATE = "2500k"        # --video-bitrate and --max-bitrate of every case
-BROADCAST_BIN = Path(os.environ.get("ONAIR_BROADCAST_BIN", str(REPO / ".build" / "debug" / "broadcast")))
+BROADCAST_BIN = Path(os.environ.get("ONAIR_BROADCAST_BIN", str(REPO / ".build" / "debug" / "broadcast"))).resolve()
 MEDIA_CACHE = Path(os.environ.get("ONAIR_LAB_MEDIA", "/tmp/onair-lab-media"))
 RELAY_PORTS = (8080, 10000)  # the relay's namespace is empty: fixed ports are free
 

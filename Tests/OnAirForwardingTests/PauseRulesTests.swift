@@ -27,10 +27,17 @@ struct PauseRulesTests {
         /// (time, target) at every change of target.
         var changes: [(at: MonoTime, target: Int?)] = []
         var probeStarts: [(at: MonoTime, rate: Int)] = []
+        /// Its NACKs: of what a thin link dropped of the video sent, one update later.
+        let nacks: Bool
+        var nextSequence: UInt16 = 60_000
+        var lossCarry = 0.0
+        var pendingNACKs: [UInt16] = []
+        var sentLayer: Int?
 
-        init(layers: [LayerCandidate], maximumHeight: Int? = nil, canProbe: Bool = true) {
+        init(layers: [LayerCandidate], maximumHeight: Int? = nil, canProbe: Bool = true, nacks: Bool = true) {
             self.layers = layers
             self.canProbe = canProbe
+            self.nacks = nacks
             selector = LayerSelector(maximumHeight: maximumHeight)
             nextReport = PauseRulesTests.t0 + .milliseconds(500)
             selector.update(layers: layers, audioBitrate: 50_000, estimator: &estimator, canProbe: canProbe,
@@ -55,15 +62,38 @@ struct PauseRulesTests {
                     remb = remb * 90 / 100
                     estimator.handle(rembBitrate: remb, sentPayloadRate: sending, now: now)
                 }
+                if nacks {
+                    estimator.nackLoss.nacked(pendingNACKs)
+                    pendingNACKs.removeAll()
+                }
                 let before = (selector.target, selector.probe.active?.start)
                 selector.update(layers: layers, audioBitrate: 50_000, estimator: &estimator, canProbe: canProbe,
                                 sendingRate: sending, now: now)
+                if nacks { sendVideo(capacity: capacity(now)) }
                 if before.0 != selector.target { changes.append((now, selector.target)) }
                 if before.1 == nil, let probe = selector.probe.active {
                     probeStarts.append((now, probe.rate))
                     if capacity(now) != nil { probeMet = now + .milliseconds(200) }
                 }
             }
+        }
+
+        /// The next 100 ms of video (1,200-octet packets), what does not fit `capacity` lost.
+        mutating func sendVideo(capacity: Int?) {
+            guard let target = selector.target else { return }
+            let bitrate = layers[target].bitrate
+            let packets = max(1, bitrate / 8 / 1_200 / 10)
+            let lossShare = capacity.map { max(0, 1 - Double($0) / Double(bitrate + 50_000)) } ?? 0
+            for index in 0..<packets {
+                estimator.nackLoss.sent(nextSequence, startsLayer: index == 0 && sentLayer != target)
+                lossCarry += lossShare
+                if lossCarry >= 1 {
+                    lossCarry -= 1
+                    pendingNACKs.append(nextSequence)
+                }
+                nextSequence &+= 1
+            }
+            sentLayer = target
         }
     }
 
@@ -79,12 +109,17 @@ struct PauseRulesTests {
         viewer.run(until: Self.t0 + .seconds(25), from: Self.t0, capacity: Self.dip(to: 800_000, from: 8, seconds: 3))
         #expect(viewer.changes.isEmpty, "\(viewer.changes)")
         #expect(viewer.selector.pauses == 0 && viewer.selector.target == 0)
+        // One burst of deep loss (a third of a second at 88 %) pauses nothing either.
+        var burst = Viewer(layers: Self.single)
+        burst.run(until: Self.t0 + .seconds(15), from: Self.t0, capacity: Self.dip(to: 300_000, from: 8, seconds: 0.3))
+        #expect(burst.changes.isEmpty && burst.selector.pauses == 0, "\(burst.changes)")
     }
 
-    /// A deep dip (the link carries under a fifth of the layer: 88 % loss) pauses after 1 s of
-    /// evidence, a shallower one (60 % loss) after 5 s.
+    /// A deep dip (the link carries under a fifth of the layer: 88 % loss) pauses once NACKs
+    /// have shown it for 0.4 s (within a second: the flood starves the audio), a shallower one
+    /// (60 % loss) after 5 s.
     @Test("a sustained dip pauses; video is back within 2 s of the link's recovery",
-          arguments: [("one layer, 300 kbit/s: deep", single, nil as Int?, 300_000, 1.0...3.0),
+          arguments: [("one layer, 300 kbit/s: deep", single, nil as Int?, 300_000, 0.5...1.2),
                       ("simulcast capped to 180 lines, 80 kbit/s", simulcast, 180, 80_000, 5.0...7.0),
                       ("simulcast, 80 kbit/s: below the smallest layer", simulcast, nil, 80_000, 5.0...7.0)])
     func sustainedDipPausesAndResumes(_ name: String, layers: [LayerCandidate], cap: Int?, rate: Int,
@@ -140,7 +175,7 @@ struct PauseRulesTests {
         LayerSelector.ladder(layers, maximumHeight: cap).last!
     }
 
-    @Test("a viewer that cannot be probed tries the smallest layer every 2 s while paused; a failed trial pauses again within about 2 s")
+    @Test("a viewer that cannot be probed tries the smallest layer every 1.25 s while paused; its NACKs pause a failed trial again within a second")
     func trialsWithoutProbes() throws {
         var viewer = Viewer(layers: Self.single, canProbe: false)
         let recovery = Self.t0 + .seconds(30)
@@ -151,13 +186,13 @@ struct PauseRulesTests {
         #expect(pauses.count >= 3 && trials.count >= 2, "\(viewer.changes)")
         for trial in trials {
             let next = try #require(pauses.first { $0.at > trial.at }, "a trial at \(trial.at) never paused again")
-            // Its next report (up to 1 s later) shows the loss, and 1 s of it pauses again.
-            #expect(next.at - trial.at <= .milliseconds(2100), "re-paused \(next.at - trial.at) after the trial")
+            // Its NACKs show the loss within a span or two, and 0.3 s of it pauses again.
+            #expect(next.at - trial.at <= .milliseconds(1000), "re-paused \(next.at - trial.at) after the trial")
         }
         viewer.run(until: recovery + .seconds(6), from: recovery, capacity: Self.clean)
         #expect(viewer.selector.target == 0)
         let back = try #require(viewer.changes.last)
-        #expect(back.target == 0 && back.at - recovery <= .milliseconds(2100), "back at \(back.at - recovery)")
+        #expect(back.target == 0 && back.at - recovery <= .milliseconds(1400), "back at \(back.at - recovery)")
     }
 
     @Test("in a viewer's first seconds a congestion signal must hold 1 s to switch it down, and the hold after is short")
@@ -210,7 +245,7 @@ struct PauseRulesTests {
     func gate() {
         var gate = PauseGate()
         let t0 = Self.t0
-        let loss = (reason: PauseGate.Reason.loss, deep: false)
+        let loss: PauseGate.Evidence? = PauseGate.Evidence(reason: .loss)
         let first = [(loss, 0.0), (nil, 1), (loss, 2), (loss, 4.9), (loss, 5)].map {
             gate.observe($0.0, now: t0 + .seconds($0.1))
         }
@@ -221,8 +256,18 @@ struct PauseRulesTests {
         #expect(gate.held(now: t0 + .seconds(4)) == .seconds(1))
         // A deep dip (loss above 80 %) pauses after 1 s.
         gate.reset()
-        let deep = (reason: PauseGate.Reason.loss, deep: true)
+        let deep: PauseGate.Evidence? = PauseGate.Evidence(reason: .loss, deep: true)
         let third = [(deep, 0.0), (deep, 0.5), (deep, 1.0)].map { gate.observe($0.0, now: t0 + .seconds($0.1)) }
         #expect(third == [false, false, true])
+        // Told by NACKs within a round trip: after 0.4 s, and a break of 0.5 s restarts it.
+        gate.reset()
+        let prompt: PauseGate.Evidence? = PauseGate.Evidence(reason: .loss, deep: true, prompt: true)
+        let fourth = [(prompt, 0.0), (nil, 0.25), (prompt, 0.4)].map { gate.observe($0.0, now: t0 + .seconds($0.1)) }
+        #expect(fourth == [false, false, true])
+        gate.reset()
+        let fifth = [(prompt, 0.0), (nil, 0.25), (nil, 0.5), (prompt, 0.6), (prompt, 0.9), (prompt, 1.0)].map {
+            gate.observe($0.0, now: t0 + .seconds($0.1))
+        }
+        #expect(fifth == [false, false, false, false, false, true])
     }
 }

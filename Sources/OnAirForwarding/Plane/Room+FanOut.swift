@@ -108,10 +108,13 @@ extension Room {
         let numbers: (sequence: UInt16, timestamp: UInt32)?
         let payloadType: UInt8
         let ssrc: UInt32
+        var startsLayer = false
         if isVideo {
             guard viewer.video != nil else { return }
+            let layerBefore = viewer.video!.current
             numbers = viewer.video!.map(layer: layer, sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe,
                                         now: now) { publisher.videoLayers.indices.contains($0) ? publisher.videoLayers[$0].clock : nil }
+            startsLayer = viewer.video!.current != layerBefore
             payloadType = viewer.video!.payloadType
             ssrc = viewer.video!.ssrc
         } else {
@@ -127,6 +130,7 @@ extension Room {
         if padding > 0 { paddedPackets += 1 }
         if isVideo {
             viewer.history.recordSent(sequence: numbers.sequence, timestamp: numbers.timestamp, marker: view.marker)
+            viewer.estimator.nackLoss.sent(numbers.sequence, startsLayer: startsLayer)
             viewer.videoPackets &+= 1
             viewer.videoOctets &+= UInt32(truncatingIfNeeded: payload.count)
             viewer.selector.probe.countSent(1)

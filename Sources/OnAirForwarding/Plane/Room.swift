@@ -155,6 +155,7 @@ package final class Room {
     package func retransmit(viewerSequences: [UInt16], to viewer: ViewerSession, now: MonoTime, sender: any DatagramSink) {
         guard viewer.video != nil else { return }
         viewer.nacksReceived += UInt64(viewerSequences.count)
+        viewer.estimator.nackLoss.nacked(viewerSequences)
         if viewer.selector.probe.active != nil {
             // Only loss of what went out since the probe started says anything about it: a
             // paused viewer's receiver goes on asking for the video its dip lost.

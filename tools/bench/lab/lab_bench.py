@@ -314,7 +314,7 @@ def main() -> int:
         print(f"lab_bench: {error}", file=sys.stderr)
         return 2
 
-    relay_bin = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay")))
+    relay_bin = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay"))).resolve()
     needs = [relay_bin, *([BROADCAST_BIN] if any(ALL_CASES[n].publisher == "broadcast" for n in names) else [])]
     for binary in needs:
         if not os.access(binary, os.X_OK):
