@@ -49,13 +49,14 @@ public struct LayerSelector: Sendable {
         public var holdAfterJoinDown: Duration = .seconds(2)
         /// While paused: the wait after a failed probe of the smallest layer (instead of the
         /// growing backoff), and, for a viewer that cannot be probed, between trials of it.
-        public var retryWhilePaused: Duration = .milliseconds(250)
+        public var retryWhilePaused: Duration = .milliseconds(100)
         public var trialWhilePaused: Duration = .milliseconds(1250)
-        /// After a trial, evidence this long pauses again (the link just failed the layer):
-        /// two of ``NACKLossMeter``'s spans, so that a link still in its dip is flooded by the
-        /// trial's keyframe for well under a second and the audio goes on.
+        /// Within this of a trial, evidence pauses again once it has lasted ``trialSustain``:
+        /// the first span of ``NACKLossMeter`` that shows the layer losing (the keyframe of a
+        /// trial on a recovered link arrives whole), so a link still in its dip is flooded by
+        /// the trial no longer than its queue takes to show the loss.
         public var trialWindow: Duration = .seconds(3)
-        public var trialSustain: Duration = .milliseconds(300)
+        public var trialSustain: Duration = .zero
         /// After a switch, feedback this young is about the layer before (a receiver report
         /// younger than a third of it too).
         public var evidenceAfterSwitch: Duration = .seconds(1)

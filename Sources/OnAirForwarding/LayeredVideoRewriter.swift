@@ -25,6 +25,16 @@ public struct LayeredVideoRewriter: Sendable {
     private var lastSentAt: MonoTime?
     private var lastLayer: Int?
     public private(set) var switches: UInt64 = 0
+    /// Sequence numbers left out when video resumes after a pause (0: none, numbering runs on).
+    /// For a receiver that asks once per gap and holds every frame behind a hole (aiortc: up
+    /// to 512 packets), the holes a deep dip left would have to be filled before the resume's
+    /// keyframe plays, and hundreds of fillers at the pause flood the thin link the pause was
+    /// for (the audio starves for a second). A jump of 1,024 makes such a receiver drop what
+    /// it holds and start afresh at the keyframe instead (RFC 3550 §A.1 lets a receiver
+    /// resynchronise on a large jump).
+    public var skipAfterPause: UInt16 = 0
+    /// Paused with ``skipAfterPause``: the resume starts afresh, and nothing before it is repaired.
+    public private(set) var resumesAfresh = false
 
     public init(rewriter: TrackRewriter, target: Int?) {
         self.rewriter = rewriter
@@ -62,8 +72,13 @@ public struct LayeredVideoRewriter: Sendable {
             let step = Self.timestampStep(from: last.source, of: lastLayer.flatMap(clock), to: timestamp, of: clock(layer),
                                           elapsed: lastSentAt.map { now - $0 })
             if let current { remember(current) }
-            rewriter.switchSource(nextTimestamp: last.viewer &+ step)
+            rewriter.switchSource(nextTimestamp: last.viewer &+ step, skipping: resumesAfresh ? skipAfterPause : 0)
             switches &+= 1
+        }
+        if resumesAfresh {
+            previous.removeAll()
+            leftBehind = nil
+            resumesAfresh = false
         }
         current = layer
         lastLayer = layer
@@ -82,15 +97,17 @@ public struct LayeredVideoRewriter: Sendable {
 
     /// Stops forwarding video (the estimate is below the lowest layer); audio goes on.
     private mutating func pause() -> (sequence: UInt16, timestamp: UInt32)? {
-        if let current { remember(current) }
+        let afresh = target == nil && skipAfterPause > 0
+        if let current { remember(current, leavesHoles: !afresh) }
+        if afresh { resumesAfresh = true }
         current = nil
         return nil
     }
 
-    private mutating func remember(_ layer: Int) {
+    private mutating func remember(_ layer: Int, leavesHoles: Bool = true) {
         if previous.count == Self.previousKept { previous.removeLast() }
         previous.insert((layer, rewriter), at: 0)
-        if let range = rewriter.viewerRange {
+        if leavesHoles, let range = rewriter.viewerRange {
             // Layers follow one another without a gap in the viewer's numbering: one range.
             leftBehind = (leftBehind?.first ?? range.first, range.last)
         }

@@ -24,7 +24,7 @@ public struct ProbeController: Sendable {
         /// The same for a probe of a paused viewer's layer (``start(rate:brief:...)``), whose
         /// verdict is what the viewer's video waits for once its link has recovered; the
         /// padding still outlasts the acknowledged-rate window (500 ms) that measures it.
-        public var briefDuration: Duration = .milliseconds(600)
+        public var briefDuration: Duration = .milliseconds(500)
         public var briefGrace: Duration = .milliseconds(250)
         /// The wait after a failure's verdict: doubled by each failure.
         public var initialBackoff: Duration = .seconds(2)
@@ -60,6 +60,7 @@ public struct ProbeController: Sendable {
     /// The running probe's padding time and grace.
     private var duration: Duration
     private var grace: Duration
+    private var brief = false
     private var nextAttempt = MonoTime.zero
     private var backoff: Duration
     private var sentDuringProbe = 0
@@ -114,6 +115,7 @@ public struct ProbeController: Sendable {
         active = (rate, now)
         duration = brief ? settings.briefDuration : settings.duration
         grace = brief ? settings.briefGrace : settings.grace
+        self.brief = brief
         deliveredDuringProbe = measuresDelivery ? 0 : nil
         self.measuresQueue = measuresQueue
     }
@@ -192,6 +194,11 @@ public struct ProbeController: Sendable {
         let congested = lastCongestion.map { $0 >= active.start } ?? false
         if congested && !measuresQueue { return fail(.congestion, now: now) }
         if congested, paddingStoppedAt == nil, now < active.start + duration { paddingStoppedAt = now }
+        // A brief probe whose rate the viewer has acknowledged arriving, clean, has shown what
+        // it was for: the paused viewer's video need not wait out the padding and the grace.
+        if brief, !congested, let delivered = deliveredDuringProbe, !fallsShort(delivered, of: active.rate) {
+            return succeed(active, now: now)
+        }
         guard let paddingEnd, now >= paddingEnd + grace else { return nil }
         if let delivered = deliveredDuringProbe, fallsShort(delivered, of: active.rate) { return fail(.undelivered, now: now) }
         if queueDelay == nil, let queueMarker, now - queueMarker < settings.queueWait { return nil }
@@ -204,6 +211,10 @@ public struct ProbeController: Sendable {
             nextAttempt = now + settings.retryAfterInconclusive
             return .inconclusive
         }
+        return succeed(active, now: now)
+    }
+
+    private mutating func succeed(_ active: (rate: Int, start: MonoTime), now: MonoTime) -> Outcome {
         finish(now: now)
         succeeded += 1
         inconclusiveInRow = 0

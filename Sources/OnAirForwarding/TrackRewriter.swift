@@ -79,9 +79,12 @@ public struct TrackRewriter: Sendable {
     /// after a pause) from that source's next keyframe: sequence numbers right after the last
     /// sent (RFC 3550 §5.1 allows no gap a receiver would read as loss), and `nextTimestamp`
     /// for that keyframe, which the caller has mapped onto the viewer's timeline.
-    public mutating func switchSource(nextTimestamp: UInt32) {
+    ///
+    /// - Parameter skipping: sequence numbers left out first (a resume that must not wait on
+    ///   older holes: ``LayeredVideoRewriter/skipAfterPause``).
+    public mutating func switchSource(nextTimestamp: UInt32, skipping: UInt16 = 0) {
         started = false
-        initialSequence = hasLast ? lastSequence &+ 1 : initialSequence
+        initialSequence = hasLast ? lastSequence &+ 1 &+ skipping : initialSequence
         initialTimestamp = nextTimestamp
     }
 

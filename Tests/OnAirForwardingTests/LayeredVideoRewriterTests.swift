@@ -113,6 +113,31 @@ struct LayeredVideoRewriterTests {
         #expect(resumed.timestamp == first.timestamp &+ 90_000)
     }
 
+    @Test("a viewer that asks once per gap resumes after a pause 1,024 numbers on, with no holes to fill and none repaired")
+    func pauseAndResumeAfresh() throws {
+        var video = rewriter(target: 0)
+        video.skipAfterPause = 1_024
+        let clocks = clocks()
+        let first = try #require(video.map(layer: 0, sequence: 1, timestamp: baseF, startsKeyframe: true, now: t0) { clocks[$0] })
+        // Sequence 2 lost by the publisher's link; 3 sent: a hole at first + 1.
+        let third = try #require(video.map(layer: 0, sequence: 3, timestamp: baseF &+ 3000, startsKeyframe: false, now: t0) { clocks[$0] })
+        video.target = nil
+        #expect(video.map(layer: 0, sequence: 4, timestamp: baseF &+ 6000, startsKeyframe: false, now: t0) { clocks[$0] } == nil)
+        #expect(video.resumesAfresh && video.takeLeftBehind() == nil, "paused afresh: no holes to fill")
+        #expect(video.source(ofViewerSequence: first.sequence) != nil, "still known while paused")
+        video.target = 0
+        let resumed = try #require(video.map(layer: 0, sequence: 40, timestamp: baseF &+ 90_000, startsKeyframe: true,
+                                             now: t0 + .seconds(1)) { clocks[$0] })
+        #expect(resumed.sequence == third.sequence &+ 1 &+ 1_024)
+        #expect(!video.resumesAfresh && video.source(ofViewerSequence: first.sequence) == nil)
+        // A switch down that is no pause keeps the numbering contiguous.
+        video.target = 1
+        video.leaveCurrentLayer()
+        let switched = try #require(video.map(layer: 1, sequence: 7, timestamp: baseH &+ 180_000, startsKeyframe: true,
+                                              now: t0 + .seconds(2)) { clocks[$0] })
+        #expect(switched.sequence == resumed.sequence &+ 1)
+    }
+
     @Test("leaving the current layer after a switch down: the old layer stops at once, the new one starts at its keyframe")
     func leaveCurrentLayer() throws {
         var video = rewriter(target: 0)

@@ -142,7 +142,7 @@ struct PauseRulesTests {
         #expect(viewer.selector.pauseReason == nil)
     }
 
-    @Test("a paused transport-cc viewer probes the layer at once at the rate its link carried before, again 250 ms after each failure, with no hold")
+    @Test("a paused transport-cc viewer probes the layer at once at the rate its link carried before, again soon after each failure, with no hold")
     func pausedProbes() throws {
         var selector = LayerSelector()
         var estimator = ViewerBandwidthEstimator(feedback: .transportCC, start: 4_000_000)

@@ -136,4 +136,23 @@ struct ProbeControllerTests {
         unmeasured.start(rate: 1_500_000, now: t0)
         #expect(!unmeasured.wantsQueueMarker(now: t0 + .milliseconds(700)))
     }
+
+    @Test("a brief probe (a paused viewer's) succeeds as soon as its rate is acknowledged arriving, clean")
+    func briefProbeSucceedsEarly() {
+        var probe = ProbeController()
+        let t0 = MonoTime.seconds(10)
+        probe.start(rate: 2_000_000, measuresDelivery: true, brief: true, now: t0)
+        probe.observeDelivered(1_000_000)
+        #expect(probe.poll(now: t0 + .milliseconds(200), lastCongestion: nil) == nil)
+        probe.observeDelivered(1_900_000)
+        #expect(probe.poll(now: t0 + .milliseconds(400), lastCongestion: nil) == .succeeded(rate: 2_000_000))
+        // A congestion signal since its start outweighs what arrived.
+        probe.start(rate: 2_000_000, measuresDelivery: true, brief: true, now: t0 + .seconds(1))
+        probe.observeDelivered(1_900_000)
+        #expect(probe.poll(now: t0 + .milliseconds(1_300), lastCongestion: t0 + .milliseconds(1_100)) == .failed)
+        // Not brief: it waits for the padding and the grace.
+        probe.start(rate: 2_000_000, measuresDelivery: true, now: t0 + .seconds(10))
+        probe.observeDelivered(1_900_000)
+        #expect(probe.poll(now: t0 + .milliseconds(10_400), lastCongestion: nil) == nil)
+    }
 }

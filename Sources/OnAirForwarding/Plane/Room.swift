@@ -180,8 +180,10 @@ package final class Room {
     }
 
     private func resend(_ viewerSequence: UInt16, to viewer: ViewerSession, now: MonoTime, sender: any DatagramSink) {
-        guard let publisher, let track = viewer.video, let destination = viewer.destination, viewer.peer.canSendMedia,
-              let source = track.source(ofViewerSequence: viewerSequence),
+        // Paused, to resume afresh: the holes need no answer, and a link too thin for the
+        // layer has no room for one.
+        guard let publisher, let track = viewer.video, !track.resumesAfresh, let destination = viewer.destination,
+              viewer.peer.canSendMedia, let source = track.source(ofViewerSequence: viewerSequence),
               publisher.videoLayers.indices.contains(source.layer) else { return }
         let layer = source.layer
         // A packet of a layer the viewer has left (it has the new layer's keyframe): not worth

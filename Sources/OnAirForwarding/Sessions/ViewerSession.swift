@@ -71,6 +71,7 @@ package final class ViewerSession: MediaSession {
             rtx = nil
         }
         super.init(id: id, room: room, kind: .viewer, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
+        if !repeatsNACKs { self.video?.skipAfterPause = 1_024 }
     }
 
     /// The viewer repeats its own NACKs (libwebrtc, every round trip); aiortc asks once per
