@@ -181,7 +181,8 @@ public struct LayerSelector: Sendable {
             let aboutThisLayer = now - targetSince >= settings.evidenceAfterSwitch
                 && (estimator.lossReportedAt.map { $0 - targetSince >= settings.evidenceAfterSwitch / 3 } ?? true)
             let trial = trialUntil.map { now < $0 } ?? false
-            let evidence = pauseGate.evidence(estimator: estimator, nackLoss: estimator.nackLoss.loss(now: now), needs: floor,
+            let nackLoss = (last: estimator.nackLoss.loss(now: now), sustained: estimator.nackLoss.sustainedLoss(now: now))
+            let evidence = pauseGate.evidence(estimator: estimator, nackLoss: nackLoss, needs: floor,
                                               sending: sendingRate, thin: estimateNow < floor * settings.pauseBelow && aboutThisLayer,
                                               trial: trial)
             if pauseGate.observe(evidence, now: now, sustain: trial ? settings.trialSustain : nil), let evidence {

@@ -35,6 +35,11 @@ public struct LayeredVideoRewriter: Sendable {
     public var skipAfterPause: UInt16 = 0
     /// Paused with ``skipAfterPause``: the resume starts afresh, and nothing before it is repaired.
     public private(set) var resumesAfresh = false
+    /// Sequence numbers left out by such resumes so far: never sent, so no loss of the viewer's
+    /// link (its receiver reports count them lost: ``UpstreamLossDiscount``).
+    public private(set) var sequencesSkipped: Int64 = 0
+    /// Every sequence number the viewer will never get through no fault of its link.
+    public var sequencesNotSent: Int64 { rewriter.sequencesNotSent + sequencesSkipped }
 
     public init(rewriter: TrackRewriter, target: Int?) {
         self.rewriter = rewriter
@@ -73,6 +78,7 @@ public struct LayeredVideoRewriter: Sendable {
                                           elapsed: lastSentAt.map { now - $0 })
             if let current { remember(current) }
             rewriter.switchSource(nextTimestamp: last.viewer &+ step, skipping: resumesAfresh ? skipAfterPause : 0)
+            if resumesAfresh { sequencesSkipped += Int64(skipAfterPause) }
             switches &+= 1
         }
         if resumesAfresh {

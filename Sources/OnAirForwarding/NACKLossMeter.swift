@@ -30,6 +30,17 @@ public struct NACKLossMeter: Sendable {
     private var spanStart: MonoTime?
     /// The last span's loss (0...1), and when it was judged.
     public private(set) var last: (fraction: Double, at: MonoTime)?
+    /// The last three spans (NACKed, judged, when), newest first: the loss they add up to
+    /// tells a link that carries a share of the layer from keyframes that overflow it.
+    private var recent: (Span, Span, Span) = (.none, .none, .none)
+    private struct Span {
+        var nacked = 0
+        var judged = 0
+        var at = MonoTime.zero
+        static let none = Span()
+    }
+    /// Spans older than this are not added up.
+    public static let sustainedWindow: Duration = .milliseconds(1_200)
 
     public init() {}
 
@@ -48,6 +59,7 @@ public struct NACKLossMeter: Sendable {
         sentAtJudgement = (nil, nil)
         spanStart = nil
         last = nil
+        recent = (.none, .none, .none)
     }
 
     /// Sequences a NACK names: the new ones of the span count once each.
@@ -70,11 +82,11 @@ public struct NACKLossMeter: Sendable {
             if let top = highestNACKed {
                 let span = Int(top &- judgedFrom)
                 if span >= Self.minimumPackets {
-                    record(Double(nacked) / Double(span), judgedUpTo: top, highestSent: highestSent, now: now)
+                    record(nacked: nacked, judged: span, judgedUpTo: top, highestSent: highestSent, now: now)
                 }
             } else if let older = sentAtJudgement.older, Int(older &- judgedFrom) >= Self.minimumPackets,
                       Self.isNewer(older, than: judgedFrom) {
-                record(0, judgedUpTo: older, highestSent: highestSent, now: now)
+                record(nacked: 0, judged: Int(older &- judgedFrom), judgedUpTo: older, highestSent: highestSent, now: now)
             } else if sentAtJudgement.newer != highestSent {
                 // Not enough yet: remember where sending was, so a later span can move on.
                 sentAtJudgement = (sentAtJudgement.newer, highestSent)
@@ -85,8 +97,18 @@ public struct NACKLossMeter: Sendable {
         return last.fraction
     }
 
-    private mutating func record(_ fraction: Double, judgedUpTo top: UInt16, highestSent: UInt16, now: MonoTime) {
-        last = (fraction, now)
+    /// The loss of the last three spans together, when all three were judged within
+    /// ``sustainedWindow`` and the last is fresh; else nil.
+    public func sustainedLoss(now: MonoTime) -> Double? {
+        guard recent.2.judged > 0, now - recent.2.at <= Self.sustainedWindow, now - recent.0.at <= Self.freshness else {
+            return nil
+        }
+        return Double(recent.0.nacked + recent.1.nacked + recent.2.nacked) / Double(recent.0.judged + recent.1.judged + recent.2.judged)
+    }
+
+    private mutating func record(nacked lost: Int, judged: Int, judgedUpTo top: UInt16, highestSent: UInt16, now: MonoTime) {
+        last = (Double(lost) / Double(judged), now)
+        recent = (Span(nacked: lost, judged: judged, at: now), recent.0, recent.1)
         judgedFrom = top
         highestNACKed = nil
         nacked = 0

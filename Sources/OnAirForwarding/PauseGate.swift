@@ -34,8 +34,11 @@ public struct PauseGate: Sendable {
         public var deepLoss = 0.8
         public var deepSustain: Duration = .seconds(1)
         /// The same told by NACKs, which measure the layer sent now within a round trip (the
-        /// flood starves the audio meanwhile): two of ``NACKLossMeter``'s spans and a bit.
-        public var deepSustainByNACKs: Duration = .milliseconds(400)
+        /// flood starves the audio meanwhile): the three spans of
+        /// ``NACKLossMeter/sustainedLoss(now:)`` (at least 0.75 s) are the sustain. A link that
+        /// carries a third of the layer loses over 80 % of a span with a keyframe in it, never
+        /// of three together.
+        public var deepSustainByNACKs: Duration = .zero
         public init() {}
     }
 
@@ -75,13 +78,17 @@ public struct PauseGate: Sendable {
     /// bits/s while `sending` bits/s go out, or nil.
     ///
     /// - Parameters:
-    ///   - nackLoss: the loss the viewer's NACKs show on the layer sent now (``NACKLossMeter``).
+    ///   - nackLoss: the loss the viewer's NACKs show on the layer sent now (``NACKLossMeter``):
+    ///     the last span's, and the last three spans' together.
     ///   - thin: the estimate is below ``LayerSelector/Settings/pauseBelow`` × `needs` and
     ///     the feedback is about this layer: only then do reports and loss under a deep dip count.
     ///   - trial: the layer is on trial after a pause: any loss NACKs show counts.
-    public func evidence(estimator: ViewerBandwidthEstimator, nackLoss: Double?, needs: Double, sending: Int,
-                         thin: Bool, trial: Bool) -> Evidence? {
-        if let nackLoss, nackLoss > settings.deepLoss { return Evidence(reason: .loss, deep: true, prompt: true) }
+    public func evidence(estimator: ViewerBandwidthEstimator, nackLoss: (last: Double?, sustained: Double?), needs: Double,
+                         sending: Int, thin: Bool, trial: Bool) -> Evidence? {
+        if let sustained = nackLoss.sustained, sustained > settings.deepLoss {
+            return Evidence(reason: .loss, deep: true, prompt: true)
+        }
+        let nackLoss = nackLoss.last
         if trial, let nackLoss, nackLoss > settings.lossLimit { return Evidence(reason: .loss, prompt: true) }
         guard thin else { return nil }
         let loss = max(estimator.lossFraction, nackLoss ?? 0)

@@ -130,6 +130,7 @@ struct LayeredVideoRewriterTests {
                                              now: t0 + .seconds(1)) { clocks[$0] })
         #expect(resumed.sequence == third.sequence &+ 1 &+ 1_024)
         #expect(!video.resumesAfresh && video.source(ofViewerSequence: first.sequence) == nil)
+        #expect(video.sequencesSkipped == 1_024, "the viewer's reports count them lost: not its link's loss")
         // A switch down that is no pause keeps the numbering contiguous.
         video.target = 1
         video.leaveCurrentLayer()

@@ -66,4 +66,38 @@ struct NACKLossMeterTests {
         #expect(meter.loss(now: Self.t0 + .milliseconds(900)) ?? 0 > 0.9)
         #expect(meter.loss(now: Self.t0 + .milliseconds(1_500)) == nil)
     }
+
+    @Test("three spans together: a keyframe that overflows a link carrying a third of the layer is not a deep dip")
+    func sustained() {
+        var meter = NACKLossMeter()
+        var next: UInt16 = 1_000
+        var now = Self.t0
+        // Spans of 60 packets losing 54 (a keyframe), then 40 of 60, 40 of 60: 67 % together.
+        func span(lost: Int) {
+            var lostSequences: [UInt16] = []
+            for index in 0..<60 {
+                meter.sent(next, startsLayer: false)
+                if index >= 60 - lost { lostSequences.append(next) }
+                next &+= 1
+            }
+            // The receiver learns of the last losses only from a later packet.
+            meter.sent(next, startsLayer: false)
+            next &+= 1
+            meter.nacked(lostSequences)
+            now = now + .milliseconds(300)
+            _ = meter.loss(now: now)
+        }
+        meter.sent(next &- 1, startsLayer: true)
+        _ = meter.loss(now: now)
+        span(lost: 54)
+        #expect(meter.sustainedLoss(now: now) == nil, "one span is no run")
+        span(lost: 40)
+        span(lost: 40)
+        #expect(abs((meter.sustainedLoss(now: now) ?? 1) - 134.0 / 182.0) < 0.02)
+        span(lost: 54)
+        span(lost: 54)
+        span(lost: 54)
+        #expect((meter.sustainedLoss(now: now) ?? 0) > 0.85)
+        #expect(meter.sustainedLoss(now: now + .seconds(1)) == nil, "stale once nothing more is judged")
+    }
 }

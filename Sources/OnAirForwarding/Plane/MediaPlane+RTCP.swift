@@ -131,7 +131,7 @@ extension MediaPlane {
         for block in blocks where block.ssrc == viewer.video?.ssrc {
             let fraction = viewer.upstreamLoss.fraction(fractionLost: block.fractionLost,
                                                         extendedHighest: block.extendedHighestSequenceNumber,
-                                                        notSent: viewer.video?.rewriter.sequencesNotSent ?? 0)
+                                                        notSent: viewer.video?.sequencesNotSent ?? 0)
             viewer.estimator.handle(fractionLost: fraction, now: now)
         }
     }

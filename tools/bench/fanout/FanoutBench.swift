@@ -154,15 +154,19 @@ struct FanoutBench: ParsableCommand {
     static func judgeDelivery(_ results: [LevelResult]) throws {
         let share = Int(LevelResult.fullVideoShare * 100)
         let short = results.filter { $0.viewersShort > 0 }
+        for r in results where r.viewersRefused > 0 {
+            print("fanout-bench: \(r.relay) @\(r.viewersRequested): \(r.viewersRefused) viewers refused (503, admission limit); "
+                + "the \(r.viewersConnected) admitted are judged")
+        }
         guard !short.isEmpty else {
-            print("\nfanout-bench: every viewer of every level received ≥ \(share) % of the video packets published")
+            print("\nfanout-bench: every viewer admitted at every level received ≥ \(share) % of the video packets published")
             return
         }
         print("")
         for r in short {
             print("fanout-bench: FAILED: \(r.relay) @\(r.viewersRequested): \(r.viewersShort) of \(r.viewersRequested) viewers "
                 + "received < \(share) % of the \(r.publisherVideoPackets) video packets published "
-                + "(\(r.viewersRequested - r.viewersConnected) not connected; lowest \(ResultTable.format(r.lowestVideoPercent, 1)) %, "
+                + "(\(r.viewersRequested - r.viewersRefused - r.viewersConnected) admitted but not connected; lowest \(ResultTable.format(r.lowestVideoPercent, 1)) %, "
                 + "median \(ResultTable.format(r.medianVideoPercent, 1)) %)")
         }
         throw ExitCode(shortfallExitCode)

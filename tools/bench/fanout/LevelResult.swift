@@ -5,6 +5,8 @@ struct LevelResult {
     var relay: String
     var viewersRequested: Int
     var viewersConnected: Int
+    /// Turned away with 503 by the relay's admission check: not served, by design.
+    var viewersRefused: Int
     var setupSeconds: Double
     var windowSeconds: Double
     /// utime + stime of the relay process over the window; nil when its pid is unknown.
@@ -63,7 +65,8 @@ struct LevelResult {
     }
 
     /// Requested viewers that did not get the video: not connected, or under ``fullVideoShare``.
-    var viewersShort: Int { viewersRequested - viewersWithFullVideo }
+    /// Viewers admitted that did not receive the video in full.
+    var viewersShort: Int { viewersRequested - viewersRefused - viewersWithFullVideo }
 
     /// The lowest and the median viewer's received ÷ published video packets, in %.
     var lowestVideoPercent: Double? { videoPercent(rank: 0) }

@@ -42,7 +42,8 @@ extension LoadEngine {
         var relayCPU: Double?
         if let relayCPU0, let relayCPU1 { relayCPU = relayCPU1 - relayCPU0 }
         return LevelResult(
-            relay: relay, viewersRequested: requested, viewersConnected: connected, setupSeconds: setupSeconds,
+            relay: relay, viewersRequested: requested, viewersConnected: connected,
+            viewersRefused: viewers.filter { $0.phase == .refused }.count, setupSeconds: setupSeconds,
             windowSeconds: elapsed, relayCPUSeconds: relayCPU, benchCPUSeconds: benchCPU1 - benchCPU0,
             publisherPackets: published1 - published0, publisherVideoPackets: publishedVideo1 - publishedVideo0,
             videoReceivedPerViewer: videoPerViewer, packetsReceived: received, sequenceSpan: span,

@@ -67,6 +67,8 @@ extension LoadEngine {
             switch result.outcome {
             case .failure(let error):
                 viewer.phase = .failed("WHEP POST: \(error)")
+            case .success(let response) where response.status == 503:
+                viewer.phase = .refused
             case .success(let response) where response.status != 201:
                 viewer.phase = .failed("WHEP POST: HTTP \(response.status): \(response.body.prefix(200))")
             case .success(let response):

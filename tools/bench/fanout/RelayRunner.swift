@@ -55,6 +55,7 @@ struct RelayRunner {
             switch viewer.phase {
             case .failed(let reason): counts[String(reason.prefix(160)), default: 0] += 1
             case .signalling, .connecting: counts["still connecting", default: 0] += 1
+            case .refused: counts["refused (503: the relay's admission limit)", default: 0] += 1
             case .connected: break
             }
         }

@@ -5,7 +5,7 @@ import Foundation
 enum ResultTable {
     static func render(_ results: [LevelResult], levels: [Int], relays: [String]) -> String {
         var lines: [String] = []
-        let header = ["viewers", "relay", "conn", "video ≥\(Int(LevelResult.fullVideoShare * 100)) %", "lowest video %",
+        let header = ["viewers", "relay", "conn", "refused", "video ≥\(Int(LevelResult.fullVideoShare * 100)) %", "lowest video %",
                       "relay CPU %", "µs/pkt", "pkts out/s", "loss %", "gap loss %",
                       "lat p50 µs", "lat p99 µs", "samples", "bench CPU %", "bench drops", "loadavg"]
         var rows: [[String]] = []
@@ -13,7 +13,7 @@ enum ResultTable {
             for relay in relays {
                 guard let r = results.first(where: { $0.relay == relay && $0.viewersRequested == level }) else { continue }
                 rows.append([
-                    "\(level)", relay, "\(r.viewersConnected)", "\(r.viewersWithFullVideo)", format(r.lowestVideoPercent, 1),
+                    "\(level)", relay, "\(r.viewersConnected)", "\(r.viewersRefused)", "\(r.viewersWithFullVideo)", format(r.lowestVideoPercent, 1),
                     format(r.relayCPUPercent, 1), format(r.microsecondsPerPacket, 2), format(r.packetsPerSecond, 0),
                     format(r.lossPercent, 2), format(r.gapLossPercent, 2),
                     format(r.latencyMicroseconds(percentile: 50), 0), format(r.latencyMicroseconds(percentile: 99), 0),

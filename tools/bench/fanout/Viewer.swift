@@ -9,6 +9,8 @@ final class Viewer {
         case signalling
         case connecting
         case connected
+        /// Turned away at the door: 503, the relay's admission limit (`limits.max_media_load`).
+        case refused
         case failed(String)
     }
 
@@ -49,7 +51,7 @@ final class Viewer {
     var isConnected: Bool { phase == .connected }
     var isSettled: Bool {
         switch phase {
-        case .connected, .failed: return true
+        case .connected, .refused, .failed: return true
         case .signalling, .connecting: return false
         }
     }
