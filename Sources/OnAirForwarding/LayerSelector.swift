@@ -90,6 +90,8 @@ public struct LayerSelector: Sendable {
     /// Why video is paused now (nil: not paused).
     public private(set) var pauseReason: PauseGate.Reason?
     public private(set) var pauses: UInt64 = 0
+    /// The evidence of the last pause (for the relay's log).
+    public private(set) var pauseEvidence: PauseGate.Evidence?
     private var pausedAt = MonoTime.zero
     /// The first update: the viewer's join.
     private var joinedAt: MonoTime?
@@ -186,6 +188,7 @@ public struct LayerSelector: Sendable {
                                               sending: sendingRate, thin: estimateNow < floor * settings.pauseBelow && aboutThisLayer,
                                               trial: trial)
             if pauseGate.observe(evidence, now: now, sustain: trial ? settings.trialSustain : nil), let evidence {
+                pauseEvidence = evidence
                 pause(trial ? .trial : evidence.reason, now: now)
                 return target
             }

@@ -27,18 +27,23 @@ public struct PauseGate: Sendable {
         public var deliveredShare = 0.7
         /// A link that loses more than 80 % of what is sent (it carries under a fifth of the
         /// layer) is a deep dip: no picture gets through anyway, and the flood starves the
-        /// audio, so it pauses after ``deepSustain``. A dip to a third of the layer (69 % loss)
+        /// audio, so it pauses after ``deepSustain`` (reports come about once a second: two of
+        /// them). A dip to a third of the layer (69 % loss)
         /// is not deep: a relay without an estimator shows it as a freeze of the dip. Only loss
         /// tells a deep dip (reports, NACKs): an acknowledged rate that lags behind a receiver
         /// busy with 200 peers is no reason to pause within a second.
         public var deepLoss = 0.8
-        public var deepSustain: Duration = .seconds(1)
+        public var deepSustain: Duration = .milliseconds(1500)
         /// The same told by NACKs, which measure the layer sent now within a round trip (the
         /// flood starves the audio meanwhile): the three spans of
         /// ``NACKLossMeter/sustainedLoss(now:)`` (at least 0.75 s) are the sustain. A link that
         /// carries a third of the layer loses over 80 % of a span with a keyframe in it, never
         /// of three together.
         public var deepSustainByNACKs: Duration = .zero
+        /// NACKs name the first transmissions lost, and the repairs answering them share the
+        /// link: a link that carries 30 % of the layer (800 kbit/s of 2.7 Mbit/s) loses 82 % of
+        /// first transmissions over three spans, one that carries 11 % (300 kbit/s) 89-95 %.
+        public var deepLossByNACKs = 0.88
         public init() {}
     }
 
@@ -85,14 +90,16 @@ public struct PauseGate: Sendable {
     ///   - trial: the layer is on trial after a pause: any loss NACKs show counts.
     public func evidence(estimator: ViewerBandwidthEstimator, nackLoss: (last: Double?, sustained: Double?), needs: Double,
                          sending: Int, thin: Bool, trial: Bool) -> Evidence? {
-        if let sustained = nackLoss.sustained, sustained > settings.deepLoss {
+        if let sustained = nackLoss.sustained, sustained > settings.deepLossByNACKs {
             return Evidence(reason: .loss, deep: true, prompt: true)
         }
         let nackLoss = nackLoss.last
         if trial, let nackLoss, nackLoss > settings.lossLimit { return Evidence(reason: .loss, prompt: true) }
         guard thin else { return nil }
         let loss = max(estimator.lossFraction, nackLoss ?? 0)
-        if loss > settings.lossLimit { return Evidence(reason: .loss, deep: loss > settings.deepLoss) }
+        // A deep dip from NACKs is told by three spans together (above); one span's figure is
+        // loss like any other.
+        if loss > settings.lossLimit { return Evidence(reason: .loss, deep: estimator.lossFraction > settings.deepLoss) }
         if let delivered = estimator.acknowledgedBitrate, sending > 0 {
             let sent = min(Double(sending), needs)
             if Double(delivered) < settings.deliveredShare * sent { return Evidence(reason: .undelivered) }
@@ -119,7 +126,9 @@ public struct PauseGate: Sendable {
         if since == nil { since = now }
         lastSeen = now
         let deepSustain = evidence.prompt ? settings.deepSustainByNACKs : settings.deepSustain
-        if let deepSince, now - deepSince >= deepSustain { return true }
+        // Only while the evidence is still deep: a deep report followed by a shallower one
+        // is a keyframe that overflowed a link carrying a third of the layer.
+        if evidence.deep, let deepSince, now - deepSince >= deepSustain { return true }
         return now - (since ?? now) >= (sustain ?? settings.sustain)
     }
 

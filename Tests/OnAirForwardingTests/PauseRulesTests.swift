@@ -163,7 +163,7 @@ struct PauseRulesTests {
             if before == nil, let probe = selector.probe.active { probes.append((probe.start, probe.rate)) }
         }
         let paused = try #require(pausedAt)
-        #expect(paused - (Self.t0 + .seconds(6)) <= .seconds(3), "a deep dip (88 % loss) pauses within a second or two")
+        #expect(paused - (Self.t0 + .seconds(6)) <= .seconds(4), "a deep dip (88 % loss in reports alone) pauses within a few seconds")
         let first = try #require(probes.first)
         #expect(first.at - paused <= .milliseconds(300) && first.rate == Int(2_550_000 * 1.15), "\(probes)")
         // Without transport-cc feedback nothing is delivered: each fails; the next one comes soon.
@@ -254,10 +254,10 @@ struct PauseRulesTests {
         let second = [(loss, 0.0), (nil, 2), (loss, 3)].map { gate.observe($0.0, now: t0 + .seconds($0.1)) }
         #expect(second == [false, false, false], "a 2 s break starts the count again")
         #expect(gate.held(now: t0 + .seconds(4)) == .seconds(1))
-        // A deep dip (loss above 80 %) pauses after 1 s.
+        // A deep dip (loss above 80 % in reports) pauses after 1.5 s.
         gate.reset()
         let deep: PauseGate.Evidence? = PauseGate.Evidence(reason: .loss, deep: true)
-        let third = [(deep, 0.0), (deep, 0.5), (deep, 1.0)].map { gate.observe($0.0, now: t0 + .seconds($0.1)) }
+        let third = [(deep, 0.0), (deep, 1.0), (deep, 1.5)].map { gate.observe($0.0, now: t0 + .seconds($0.1)) }
         #expect(third == [false, false, true])
         // Told by NACKs over three spans (NACKLossMeter.sustainedLoss): those are the sustain.
         gate.reset()

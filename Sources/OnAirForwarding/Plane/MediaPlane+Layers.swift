@@ -67,7 +67,12 @@ extension MediaPlane {
                                             estimator: &viewer.estimator, canProbe: viewer.rtx != nil,
                                             sendingRate: viewer.videoPayloadRate + Int(publisher.audioBitrate), now: now)
         viewer.video?.target = target
-        viewer.fitRetransmissionBudget()
+        viewer.fitRetransmissionBudget(now: now)
+        if viewer.keyframeRequestHeld, !viewer.losesHeavily(now: now) {
+            // The link carries again (or video paused: a resume brings its own keyframe).
+            viewer.keyframeRequestHeld = false
+            if let target, viewer.video?.isSwitching == false { room.wantKeyframe(layer: target, of: publisher, prompt: true) }
+        }
         if before.probe == nil, viewer.selector.probe.active != nil {
             viewer.probeBaseSequence = viewer.video?.rewriter.viewerRange?.last
         }
@@ -86,6 +91,7 @@ extension MediaPlane {
         let event = previousTarget != viewer.selector.target
             ? "switch \(name(previousTarget)) -> \(name(viewer.selector.target))"
                 + (viewer.selector.pauseReason.map { " (\($0.rawValue))" } ?? "")
+                + (viewer.selector.target == nil ? viewer.selector.pauseEvidence.map { " deep \($0.deep) by NACKs \($0.prompt)" } ?? "" : "")
             : probe.active.map { "probe at \($0.rate / 1000) kbit/s" }
             ?? "probe at \((probing ?? 0) / 1000) kbit/s ended (ok \(probe.succeeded), failed \(probe.failed), inconclusive \(probe.inconclusive)"
             + (probe.lastFailure.map { ", last failure: \($0)" } ?? "")
@@ -93,6 +99,9 @@ extension MediaPlane {
         logger.debug("layer selection", metadata: [
             "session": "\(viewer.id)", "event": "\(event)", "estimate_kbps": "\(viewer.estimator.estimate / 1000)",
             "reason": "\(viewer.estimator.lastChangeReason)", "sending_kbps": "\(viewer.videoPayloadRate / 1000)",
+            "reported_loss": "\(viewer.estimator.lossFraction)",
+            "nack_loss": "\(viewer.estimator.nackLoss.last.map { "\($0.fraction)" } ?? "-")",
+            "nack_loss_3": "\(viewer.estimator.nackLoss.last.flatMap { viewer.estimator.nackLoss.sustainedLoss(now: $0.at) }.map { "\($0)" } ?? "-")",
         ])
     }
 

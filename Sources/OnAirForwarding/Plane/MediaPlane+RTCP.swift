@@ -28,7 +28,9 @@ extension MediaPlane {
                 switch item {
                 case .pictureLossIndication, .fullIntraRequest:
                     viewer.keyframeRequests += 1
-                    if let publisher = room.publisher, let layer = viewer.video?.current ?? viewer.video?.target {
+                    if viewer.losesHeavily(now: now) {
+                        viewer.keyframeRequestHeld = true
+                    } else if let publisher = room.publisher, let layer = viewer.video?.current ?? viewer.video?.target {
                         room.wantKeyframe(layer: layer, of: publisher)
                         requestKeyframes(room, now: now)
                     }

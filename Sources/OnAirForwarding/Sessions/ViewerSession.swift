@@ -26,6 +26,10 @@ package final class ViewerSession: MediaSession {
     package var retransmissionsGivenUp: UInt64 = 0
     package var nacksReceived: UInt64 = 0
     package var keyframeRequests: UInt64 = 0
+    /// A keyframe request of this viewer held while its link loses heavily
+    /// (``MediaPlane/selectLayer``): a keyframe cannot get through such a link whole, and
+    /// each one the publisher makes costs every viewer of the stream.
+    package var keyframeRequestHeld = false
     package var packetsDropped: UInt64 = 0
     package var paddingPackets: UInt64 = 0
     package var paddingBytes: UInt64 = 0
@@ -87,8 +91,20 @@ package final class ViewerSession: MediaSession {
     /// Retransmissions within half of what the viewer's link is believed to carry (20-300
     /// packets/s): through a dip, answering every NACK of a receiver that asks once per gap
     /// (and resending unasked) doubled what went into the thin link and starved its audio.
-    package func fitRetransmissionBudget() {
-        retransmitBudget.ratePerSecond = min(300, max(20, Double(estimator.estimate) * 0.5 / (8 * 1200)))
+    /// None while its NACKs show it losing more than half of what is sent
+    /// (``NACKLossMeter``): a repair then is lost as often as not and takes the room of video
+    /// that could arrive (the holes get fillers, ``Room/giveUp``).
+    package func fitRetransmissionBudget(now: MonoTime) {
+        let heavyLoss = losesHeavily(now: now)
+        retransmitBudget.ratePerSecond = heavyLoss ? 0 : min(300, max(20, Double(estimator.estimate) * 0.5 / (8 * 1200)))
+        // A burst of at most a fifth of a second's worth: a dip's first NACKs must not bring
+        // a hundred repairs at once into the link that just choked.
+        retransmitBudget.burst = max(heavyLoss ? 0 : 4, retransmitBudget.ratePerSecond / 5)
+    }
+
+    /// Whether the viewer's NACKs show its link losing more than half of the video sent now.
+    package func losesHeavily(now: MonoTime) -> Bool {
+        estimator.nackLoss.last.map { now - $0.at <= NACKLossMeter.freshness && $0.fraction > 0.5 } ?? false
     }
 
     /// Updates ``videoPayloadRate`` (about once a second).
