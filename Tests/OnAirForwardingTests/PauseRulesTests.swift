@@ -154,7 +154,7 @@ struct PauseRulesTests {
             now = now + .milliseconds(100)
             let thin = now >= Self.t0 + .seconds(6)
             if Int((now - Self.t0).seconds * 10) % 10 == 0 {
-                estimator.handle(fractionLost: thin ? 0.88 : 0, now: now)
+                estimator.handle(fractionLost: thin ? 0.93 : 0, now: now)
             }
             let sending = selector.target == nil ? 50_000 : 2_550_000
             let before = selector.probe.active
@@ -163,7 +163,7 @@ struct PauseRulesTests {
             if before == nil, let probe = selector.probe.active { probes.append((probe.start, probe.rate)) }
         }
         let paused = try #require(pausedAt)
-        #expect(paused - (Self.t0 + .seconds(6)) <= .seconds(4), "a deep dip (88 % loss in reports alone) pauses within a few seconds")
+        #expect(paused - (Self.t0 + .seconds(6)) <= .seconds(4), "a deep dip (93 % loss in reports alone) pauses within a few seconds")
         let first = try #require(probes.first)
         #expect(first.at - paused <= .milliseconds(300) && first.rate == Int(2_550_000 * 1.15), "\(probes)")
         // Without transport-cc feedback nothing is delivered: each fails; the next one comes soon.
