@@ -135,6 +135,8 @@ public struct LayerSelector: Sendable {
         joinedAt = joined
         let joining = now - joined < settings.joinWindow
 
+        // Judged on every layer: the relay's repairs and keyframe requests follow it too.
+        let lastNACKLoss = estimator.nackLoss.loss(now: now)
         if let delivered = estimator.acknowledgedBitrate { probe.observeDelivered(delivered) }
         if let measured = estimator.rembThroughput { probe.observeMeasured(measured.rate, at: measured.at) }
         let probeStart = probe.active?.start
@@ -183,7 +185,7 @@ public struct LayerSelector: Sendable {
             let aboutThisLayer = now - targetSince >= settings.evidenceAfterSwitch
                 && (estimator.lossReportedAt.map { $0 - targetSince >= settings.evidenceAfterSwitch / 3 } ?? true)
             let trial = trialUntil.map { now < $0 } ?? false
-            let nackLoss = (last: estimator.nackLoss.loss(now: now), sustained: estimator.nackLoss.sustainedLoss(now: now))
+            let nackLoss = (last: lastNACKLoss, sustained: estimator.nackLoss.sustainedLoss(now: now))
             let evidence = pauseGate.evidence(estimator: estimator, nackLoss: nackLoss, needs: floor,
                                               sending: sendingRate, thin: estimateNow < floor * settings.pauseBelow && aboutThisLayer,
                                               trial: trial)

@@ -451,5 +451,8 @@ def test_simulcast_through_relay_to_whep_viewer(broadcast_bin, relay, procs, tmp
     assert len({layer["ssrc"] for layer in layers}) == len(layers) == 3, layers
     assert [layer["rid"] for layer in layers if layer["primary"]] == ["f"], layers
     assert video["barcode_error"] is None and video["barcodes"] >= MIN_BARCODES * video["frames"], video
-    assert video["sizes"] == [(1280, 720)], video["sizes"]
+    # A viewer starts on the biggest layer within the relay's start estimate (1 Mbit/s): f of this
+    # pattern is 0.89-0.93 Mbit/s plus audio, so a join while f runs a little higher starts on h
+    # and probes up to f within a second or two (seen once in 3 runs).
+    assert video["sizes"][-1] == (1280, 720) and set(video["sizes"]) <= {(1280, 720), (640, 360)}, video["sizes"]
     assert video["frames"] >= 0.8 * int(PATTERN_FPS) * WATCH_SECONDS, video
