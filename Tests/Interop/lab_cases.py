@@ -235,7 +235,7 @@ DIP_KNOWN_DEFECTS = {
         "queue (tbf: 300 ms at 300 kbit/s plus its 16 KB burst, 0.72 s) before any packet that shows "
         "the loss gets through it, so the audio behind it arrives 0.7 s late whatever the relay does "
         "next, and aiortc's audio jitter buffer (16 packets) holds 320 ms behind each lost packet; "
-        "the relay pauses video once two NACK spans (0.25 s each) show over 80 % lost, the queue "
+        "the relay pauses video once three NACK spans (0.25 s each) show over 88 % lost, the queue "
         "then drains: 1.0-1.9 s gaps measured, the Pion relay (no estimator) 1.8-2.1 s in the same dip",
         ("longest audio gap",)),
 }
