@@ -236,7 +236,7 @@ DIP_KNOWN_DEFECTS = {
         "the loss gets through it, so the audio behind it arrives 0.7 s late whatever the relay does "
         "next, and aiortc's audio jitter buffer (16 packets) holds 320 ms behind each lost packet; "
         "the relay pauses video once three NACK spans (0.25 s each) show over 88 % lost, the queue "
-        "then drains: 1.0-1.9 s gaps measured, the Pion relay (no estimator) 1.8-2.1 s in the same dip",
+        "then drains: 0.95-1.95 s gaps measured, the Pion relay (no estimator) 1.4-4.1 s in the same dip",
         ("longest audio gap",)),
 }
 
