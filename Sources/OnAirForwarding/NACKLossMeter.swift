@@ -29,7 +29,9 @@ public struct NACKLossMeter: Sendable {
     private var sentAtJudgement: (older: UInt16?, newer: UInt16?) = (nil, nil)
     private var spanStart: MonoTime?
     /// The last span's loss (0...1), and when it was judged.
-    public private(set) var last: (fraction: Double, at: MonoTime)?
+    public var last: (fraction: Double, at: MonoTime)? {
+        recent.0.judged > 0 ? (Double(recent.0.nacked) / Double(recent.0.judged), recent.0.at) : nil
+    }
     /// The last three spans (NACKed, judged, when), newest first: the loss they add up to
     /// tells a link that carries a share of the layer from keyframes that overflow it.
     private var recent: (Span, Span, Span) = (.none, .none, .none)
@@ -58,7 +60,6 @@ public struct NACKLossMeter: Sendable {
         nacked = 0
         sentAtJudgement = (nil, nil)
         spanStart = nil
-        last = nil
         recent = (.none, .none, .none)
     }
 
@@ -93,6 +94,11 @@ public struct NACKLossMeter: Sendable {
                 spanStart = now
             }
         }
+        return freshLoss(now: now)
+    }
+
+    /// The last span's loss while it is fresh (``freshness``), else nil; judges nothing.
+    public func freshLoss(now: MonoTime) -> Double? {
         guard let last, now - last.at <= Self.freshness else { return nil }
         return last.fraction
     }
@@ -107,7 +113,6 @@ public struct NACKLossMeter: Sendable {
     }
 
     private mutating func record(nacked lost: Int, judged: Int, judgedUpTo top: UInt16, highestSent: UInt16, now: MonoTime) {
-        last = (Double(lost) / Double(judged), now)
         recent = (Span(nacked: lost, judged: judged, at: now), recent.0, recent.1)
         judgedFrom = top
         highestNACKed = nil

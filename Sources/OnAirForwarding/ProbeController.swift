@@ -57,10 +57,10 @@ public struct ProbeController: Sendable {
 
     public let settings: Settings
     public private(set) var active: (rate: Int, start: MonoTime)?
-    /// The running probe's padding time and grace.
-    private var duration: Duration
-    private var grace: Duration
+    /// Whether the running probe is brief, and so its padding time and grace.
     private var brief = false
+    private var duration: Duration { brief ? settings.briefDuration : settings.duration }
+    private var grace: Duration { brief ? settings.briefGrace : settings.grace }
     private var nextAttempt = MonoTime.zero
     private var backoff: Duration
     private var sentDuringProbe = 0
@@ -95,8 +95,6 @@ public struct ProbeController: Sendable {
     public init(settings: Settings = Settings()) {
         self.settings = settings
         backoff = settings.initialBackoff
-        duration = settings.duration
-        grace = settings.grace
     }
 
     public func mayStart(now: MonoTime) -> Bool { active == nil && now >= nextAttempt }
@@ -113,8 +111,6 @@ public struct ProbeController: Sendable {
                                now: MonoTime) {
         finish(now: now)
         active = (rate, now)
-        duration = brief ? settings.briefDuration : settings.duration
-        grace = brief ? settings.briefGrace : settings.grace
         self.brief = brief
         deliveredDuringProbe = measuresDelivery ? 0 : nil
         self.measuresQueue = measuresQueue

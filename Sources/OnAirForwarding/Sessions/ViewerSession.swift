@@ -104,7 +104,7 @@ package final class ViewerSession: MediaSession {
 
     /// Whether the viewer's NACKs show its link losing more than half of the video sent now.
     package func losesHeavily(now: MonoTime) -> Bool {
-        estimator.nackLoss.last.map { now - $0.at <= NACKLossMeter.freshness && $0.fraction > 0.5 } ?? false
+        (estimator.nackLoss.freshLoss(now: now) ?? 0) > 0.5
     }
 
     /// Updates ``videoPayloadRate`` (about once a second).
