@@ -63,7 +63,7 @@ let package = Package(
         // beeping tone (issue 3). Pure: drawn into caller-owned planes.
         .target(name: "OnAirTestPattern", swiftSettings: strict),
         // Sender-side congestion control and link quality (RTCP RR, REMB, transport-cc), pure.
-        .target(name: "OnAirRateControl", dependencies: ["OnAirRTP"], swiftSettings: mediaPath),
+        .target(name: "OnAirRateControl", dependencies: ["OnAirWire", "OnAirRTP"], swiftSettings: mediaPath),
         // LL-HLS: fMP4/CMAF boxes, segmenter, playlists (RFC 8216bis), pure.
         .target(name: "OnAirHLS", dependencies: ["OnAirWire", "OnAirPayload"], swiftSettings: strict),
         // The relay's forwarding core, sans-I/O: per-viewer rewriting, layer choice, bandwidth
@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(name: "OnAirHLSTests", dependencies: ["OnAirHLS", "OnAirPayload"], swiftSettings: strict),
         .testTarget(name: "OnAirTranscodeTests", dependencies: ["OnAirTranscode", "CLiveFFmpeg"], swiftSettings: strict),
         .testTarget(name: "OnAirTestPatternTests", dependencies: ["OnAirTestSupport", "OnAirTestPattern"], swiftSettings: strict),
-        .testTarget(name: "OnAirRateControlTests", dependencies: ["OnAirTestSupport", "OnAirRateControl", "OnAirRTP"], swiftSettings: strict),
+        .testTarget(name: "OnAirRateControlTests", dependencies: ["OnAirTestSupport", "OnAirRateControl", "OnAirRTP", "OnAirWire"], swiftSettings: strict),
         .testTarget(name: "OnAirForwardingTests", dependencies: ["OnAirTestSupport", "OnAirForwarding", "OnAirRTP", "OnAirPayload", "OnAirWire",
                                                                   "OnAirSDP", "OnAirWebRTC", "OnAirDTLS", "OnAirCrypto", "OnAirPlaneHarness",
                                                                   .product(name: "Logging", package: "swift-log")],

@@ -55,14 +55,14 @@ public struct ViewerBandwidthEstimator: Sendable {
     /// A packet went out with transport-wide sequence number `sequence`, `size` octets on the wire.
     @inline(__always)
     public mutating func sent(transportSequence sequence: UInt16, size: Int, now: MonoTime) {
-        transport?.recordSent(sequence: sequence, size: size, now: now.nanoseconds)
+        transport?.recordSent(sequence: sequence, size: size, now: now)
     }
 
     public mutating func handle(_ feedback: TransportWideFeedback, now: MonoTime) {
         // Mutated in place: a copy would copy its send history on write, per feedback.
-        guard transport != nil, let summary = transport?.feedback(feedback, now: now.nanoseconds) else { return }
+        guard transport != nil, let summary = transport?.feedback(feedback, now: now) else { return }
         lastFeedback = now
-        controller.handle(transportFeedback: summary, now: now.nanoseconds)
+        controller.handle(transportFeedback: summary, now: now)
         if summary.usage == .overuse { lastCongestion = now }
     }
 
@@ -77,7 +77,7 @@ public struct ViewerBandwidthEstimator: Sendable {
         lastFeedback = now
         guard falling, !(echoesUntil.map { now <= $0 } ?? false) else { return }
         lastCongestion = now
-        if bitrate < estimate { controller.handle(rembBitrate: bitrate, now: now.nanoseconds) }
+        if bitrate < estimate { controller.handle(rembBitrate: bitrate, now: now) }
     }
 
     /// A receiver report's fraction lost about our video (RFC 3550 §6.4.1), 0...1. It
@@ -91,7 +91,7 @@ public struct ViewerBandwidthEstimator: Sendable {
         lastFeedback = now
         if let last = lastLossUpdate, now - last < Self.lossInterval { return }
         lastLossUpdate = now
-        controller.handle(fractionLost: fractionLost, now: now.nanoseconds)
+        controller.handle(fractionLost: fractionLost, now: now)
         if fractionLost > 0.10 { lastCongestion = now }
     }
 
@@ -99,7 +99,7 @@ public struct ViewerBandwidthEstimator: Sendable {
     private var lastLossUpdate: MonoTime?
 
     public mutating func probeSucceeded(rate: Int, now: MonoTime) {
-        controller.handle(probedBitrate: rate, now: now.nanoseconds)
+        controller.handle(probedBitrate: rate, now: now)
     }
 
     /// A probe that started at `start` left no queue (``ProbeController``): a congestion signal

@@ -1,34 +1,35 @@
+import OnAirWire
+
 /// The rate at which the receiver got our packets, from their arrival times in
 /// transport-cc feedback: GCC's R_hat, "the incoming bitrate measured over a T seconds
 /// window" (draft-ietf-rmcat-gcc-02 §5.5, T = 0.5-1 s).
 ///
-/// Counted over arrival times (the receiver's clock), so bursty feedback or a late
-/// feedback packet does not bend the figure. A fixed ring of (arrival, bytes) with a
-/// running sum: adding a packet does not allocate.
+/// Counted over arrival times (the receiver's clock, a `Duration` since its zero), so bursty
+/// feedback or a late feedback packet does not bend the figure. A fixed ring of (arrival,
+/// bytes) with a running sum: adding a packet does not allocate.
 struct AcknowledgedBitrateEstimator: Sendable, Hashable {
-    /// Window in µs.
-    let window: Int64
-    /// Before the first full window, no figure from less than this span (µs): two
-    /// packets 1 ms apart would claim an absurd rate.
-    static let minimumSpan: Int64 = 100_000
+    let window: Duration
+    /// Before the first full window, no figure from less than this span: two packets 1 ms
+    /// apart would claim an absurd rate.
+    static let minimumSpan: Duration = .milliseconds(100)
 
-    private var arrivals: [Int64]
+    private var arrivals: [Duration]
     private var sizes: [Int32]
     private var head = 0
     private var count = 0
     private var bytesInWindow = 0
-    private var newest: Int64?
-    private var oldestEver: Int64?
+    private var newest: Duration?
+    private var oldestEver: Duration?
     /// Bytes of the first packet ever: it opens the span rather than filling it.
     private var firstBytes = 0
 
-    init(windowMicroseconds: Int64, capacity: Int) {
-        window = max(windowMicroseconds, 1)
-        arrivals = Array(repeating: 0, count: max(capacity, 16))
+    init(window: Duration, capacity: Int) {
+        self.window = max(window, .microseconds(1))
+        arrivals = Array(repeating: .zero, count: max(capacity, 16))
         sizes = Array(repeating: 0, count: max(capacity, 16))
     }
 
-    mutating func add(arrival: Int64, bytes: Int) {
+    mutating func add(arrival: Duration, bytes: Int) {
         if count == arrivals.count { dropOldest() }
         let slot = (head + count) % arrivals.count
         arrivals[slot] = arrival
@@ -49,10 +50,16 @@ struct AcknowledgedBitrateEstimator: Sendable, Hashable {
         guard let newest, let oldestEver else { return nil }
         let span = newest - oldestEver
         if span >= window {
-            return Int(Double(bytesInWindow) * 8 * 1e6 / Double(window))
+            return Self.bitsPerSecond(bytes: bytesInWindow, over: window)
         }
         guard span >= Self.minimumSpan else { return nil }
-        return Int(Double(max(bytesInWindow - firstBytes, 0)) * 8 * 1e6 / Double(span))
+        return Self.bitsPerSecond(bytes: max(bytesInWindow - firstBytes, 0), over: span)
+    }
+
+    /// bits × 1e6 / µs: the span in whole µs (the resolution of transport-cc arrival
+    /// times), so the quotient is rounded once.
+    private static func bitsPerSecond(bytes: Int, over span: Duration) -> Int {
+        Int(Double(bytes) * 8 * 1e6 / Double(span.nanoseconds / 1_000))
     }
 
     private mutating func dropOldest() {

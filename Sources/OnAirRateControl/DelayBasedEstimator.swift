@@ -1,3 +1,5 @@
+import OnAirWire
+
 /// The delay-based half of Google Congestion Control (draft-ietf-rmcat-gcc-02 §5), run at
 /// the sender on transport-wide feedback as libwebrtc does: packet groups (§5.2), a
 /// trendline filter over their delay variation (in place of §5.3's Kalman filter) and the
@@ -8,9 +10,9 @@
 /// receiver's arrival times), never from a clock.
 public struct DelayBasedEstimator: Sendable, Hashable {
     public struct Configuration: Sendable, Hashable {
-        /// Packets sent within this many nanoseconds of a group's first form one group
+        /// Packets sent within this span of a group's first form one group
         /// (§5.2 burst_time, 5 ms).
-        public var burstInterval: UInt64 = 5 * Nanoseconds.perMillisecond
+        public var burstInterval: Duration = .milliseconds(5)
         /// Groups in the trendline's regression window (libwebrtc: 20).
         public var windowSize = 20
         /// Weight of the previous smoothed delay (libwebrtc: 0.9).
@@ -23,8 +25,8 @@ public struct DelayBasedEstimator: Sendable, Hashable {
         public var thresholdIncreaseGain = 0.0087
         /// K_d, per ms (libwebrtc trendline: 0.039; §5.4 Kalman: 0.00018).
         public var thresholdDecreaseGain = 0.039
-        /// How long the trend must stay above γ before overuse, ms (§5.4 overuse_time_th: 10).
-        public var overuseTime = 10.0
+        /// How long the trend must stay above γ before overuse (§5.4 overuse_time_th: 10 ms).
+        public var overuseTime: Duration = .milliseconds(10)
 
         public init() {}
     }
@@ -52,23 +54,27 @@ public struct DelayBasedEstimator: Sendable, Hashable {
     public var modifiedTrend: Double { detector.modifiedTrend }
     /// The adaptive threshold γ, ms.
     public var threshold: Double { detector.threshold }
-    /// The smoothed accumulated queueing delay, ms, up to a constant (for logs).
-    public var queueingDelay: Double { trendline.smoothedDelay }
+    /// The smoothed accumulated queueing delay, up to a constant (for logs; the trendline
+    /// keeps it in ms).
+    public var queueingDelay: Duration { .milliseconds(trendline.smoothedDelay) }
 
     /// Adds one received packet, in send order.
     ///
     /// - Parameters:
-    ///   - sendTime: when we sent it, nanoseconds on our monotonic clock.
-    ///   - arrivalTime: when it arrived, µs on the receiver's clock (transport-cc).
+    ///   - sendTime: when we sent it, on our monotonic clock.
+    ///   - arrivalTime: when it arrived, on the receiver's clock: the span since that
+    ///     clock's zero, as transport-cc feedback tells it (reference time and deltas,
+    ///     draft-holmer-rmcat-transport-wide-cc-extensions-01 §3.1). Not a ``MonoTime``:
+    ///     the receiver's clock is not ours, only differences between its readings count.
     /// - Returns: the verdict after this packet.
     @discardableResult
-    public mutating func packet(sendTime: UInt64, arrivalTime: Int64) -> BandwidthUsage {
+    public mutating func packet(sendTime: MonoTime, arrivalTime: Duration) -> BandwidthUsage {
         guard let delta = groups.add(sendTime: sendTime, arrival: arrivalTime) else { return usage }
         deltaCount = min(deltaCount + 1, 1000)
         if let slope = trendline.update(delayVariation: delta.delayVariation, arrivalTime: delta.arrivalTime) {
             trend = slope
         }
         return detector.detect(trend: trend, sendDelta: delta.sendDelta, deltaCount: deltaCount,
-                               time: Double(delta.arrivalTime) / 1e3)
+                               arrivalTime: delta.arrivalTime)
     }
 }

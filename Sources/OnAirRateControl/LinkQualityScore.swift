@@ -1,3 +1,5 @@
+import OnAirWire
+
 /// A 1-5 link quality score from loss, jitter and round-trip time: the simplified E-model
 /// commonly used by VoIP monitors (a reduction of ITU-T G.107's R-factor to the three
 /// things RTCP reports measure).
@@ -31,12 +33,13 @@ public struct LinkQualityScore: Sendable, Hashable, Comparable, CustomStringConv
 
     /// - Parameters:
     ///   - lossPercent: packet loss in percent, 0...100.
-    ///   - jitter: interarrival jitter in seconds.
-    ///   - roundTripTime: in seconds.
-    public init(lossPercent: Double, jitter: Double, roundTripTime: Double) {
+    ///   - jitter: interarrival jitter.
+    ///   - roundTripTime: the round-trip time.
+    public init(lossPercent: Double, jitter: Duration, roundTripTime: Duration) {
         let loss = lossPercent.isFinite ? min(max(lossPercent, 0), 100) : 100
-        let jitterMs = jitter.isFinite ? max(jitter, 0) * 1000 : 1000
-        let rttMs = roundTripTime.isFinite ? max(roundTripTime, 0) * 1000 : 10_000
+        // The E-model is float math in ms.
+        let jitterMs = max(jitter, .zero).seconds * 1000
+        let rttMs = max(roundTripTime, .zero).seconds * 1000
         let latency = rttMs / 2 + 2 * jitterMs + 10
         let latencyPenalty = latency < 160 ? latency / 40 : (latency - 120) / 10
         let r = min(max(93.2 - latencyPenalty - 2.5 * loss, 0), 100)

@@ -1,4 +1,5 @@
 import OnAirRTP
+import OnAirWire
 
 /// What one reception report (RFC 3550 §6.4.1) says about the path to a receiver, in
 /// everyday units: for status lines, logs and ``LinkQualityScore``.
@@ -9,12 +10,12 @@ public struct LinkStatistics: Sendable, Hashable {
     /// Packets lost since the start of reception (negative when duplicates outnumber
     /// losses, RFC 3550 §6.4.1).
     public var cumulativeLost: Int32
-    /// Interarrival jitter in seconds (the field is in RTP timestamp units).
-    public var jitter: Double
-    /// Round-trip time in seconds, when known (see ``RoundTripEstimator``).
-    public var roundTripTime: Double?
+    /// Interarrival jitter (the field is in RTP timestamp units).
+    public var jitter: Duration
+    /// Round-trip time, when known (see ``RoundTripEstimator``).
+    public var roundTripTime: Duration?
 
-    public init(fractionLost: Double, cumulativeLost: Int32 = 0, jitter: Double, roundTripTime: Double?) {
+    public init(fractionLost: Double, cumulativeLost: Int32 = 0, jitter: Duration, roundTripTime: Duration?) {
         self.fractionLost = fractionLost
         self.cumulativeLost = cumulativeLost
         self.jitter = jitter
@@ -25,11 +26,11 @@ public struct LinkStatistics: Sendable, Hashable {
     ///   - reportBlock: the block about one of our streams.
     ///   - clockRate: that stream's RTP clock rate (90000 for video, 48000 for Opus), which
     ///     gives the jitter field its unit.
-    ///   - roundTripTime: seconds, e.g. ``RoundTripEstimator/smoothed``.
-    public init(reportBlock: ReportBlock, clockRate: Int, roundTripTime: Double?) {
+    ///   - roundTripTime: e.g. ``RoundTripEstimator/smoothed``.
+    public init(reportBlock: ReportBlock, clockRate: Int, roundTripTime: Duration?) {
         fractionLost = Double(reportBlock.fractionLost) / 256
         cumulativeLost = reportBlock.cumulativeLost
-        jitter = clockRate > 0 ? Double(reportBlock.jitter) / Double(clockRate) : 0
+        jitter = clockRate > 0 ? .seconds(Int64(reportBlock.jitter)) / clockRate : .zero
         self.roundTripTime = roundTripTime
     }
 
@@ -38,6 +39,6 @@ public struct LinkStatistics: Sendable, Hashable {
 
     /// The 1-5 score of this link; an unknown round-trip time counts as zero.
     public var quality: LinkQualityScore {
-        LinkQualityScore(lossPercent: lossPercent, jitter: jitter, roundTripTime: roundTripTime ?? 0)
+        LinkQualityScore(lossPercent: lossPercent, jitter: jitter, roundTripTime: roundTripTime ?? .zero)
     }
 }

@@ -1,3 +1,5 @@
+import OnAirWire
+
 /// Compares the delay trend with an adaptive threshold and decides overuse, normal or
 /// underuse (draft-ietf-rmcat-gcc-02 §5.4), as libwebrtc does for its trendline.
 ///
@@ -14,10 +16,14 @@
 ///
 /// K_u and K_d: §5.4 gives 0.01 and 0.00018, tuned for the draft's Kalman estimate; the
 /// defaults here are libwebrtc's 0.0087 and 0.039, tuned for the trendline's output.
+///
+/// Inside, times are plain ms (`Double`): γ, its gains and the trend are in ms, and the
+/// adaptation is float math; the spans that come in are converted where they arrive.
 struct OveruseDetector: Sendable, Hashable {
     var thresholdGain: Double
     var increaseGain: Double
     var decreaseGain: Double
+    /// How long the trend must stay above γ before overuse, ms.
     var overuseTime: Double
     static let maxCountedDeltas = 60
     static let maxAdaptOffset = 15.0
@@ -33,21 +39,23 @@ struct OveruseDetector: Sendable, Hashable {
     private var lastUpdate: Double?
 
     init(initialThreshold: Double, thresholdGain: Double, increaseGain: Double, decreaseGain: Double,
-         overuseTime: Double) {
+         overuseTime: Duration) {
         threshold = initialThreshold
         self.thresholdGain = thresholdGain
         self.increaseGain = increaseGain
         self.decreaseGain = decreaseGain
-        self.overuseTime = overuseTime
+        self.overuseTime = overuseTime.milliseconds
     }
 
     /// - Parameters:
     ///   - trend: the trendline slope (ms of delay per ms).
-    ///   - sendDelta: the inter-departure time of the latest group pair, ms.
+    ///   - sendDelta: the inter-departure time of the latest group pair.
     ///   - deltaCount: how many group deltas have been seen.
-    ///   - time: arrival time of the latest group, ms on the receiver's clock.
-    mutating func detect(trend: Double, sendDelta: Double, deltaCount: Int, time: Double) -> BandwidthUsage {
+    ///   - arrivalTime: arrival of the latest group, on the receiver's clock.
+    mutating func detect(trend: Double, sendDelta: Duration, deltaCount: Int, arrivalTime: Duration) -> BandwidthUsage {
         guard deltaCount >= 2 else { return usage }
+        let sendDelta = sendDelta.milliseconds
+        let time = arrivalTime.milliseconds
         let modified = Double(min(deltaCount, Self.maxCountedDeltas)) * trend * thresholdGain
         modifiedTrend = modified
         if modified > threshold {

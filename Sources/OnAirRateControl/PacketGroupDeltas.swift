@@ -1,3 +1,5 @@
+import OnAirWire
+
 /// Gathers packets into groups and yields the delay variation between consecutive groups
 /// (draft-ietf-rmcat-gcc-02 §5.2).
 ///
@@ -11,41 +13,47 @@
 /// For groups i-1 and i, with T the send time and t the arrival time of each group's last
 /// packet: the inter-departure time T(i) - T(i-1), the inter-arrival time t(i) - t(i-1),
 /// and the inter-group delay variation d(i) = (t(i) - t(i-1)) - (T(i) - T(i-1)).
+///
+/// Send times are ours (``MonoTime``); arrival times are the receiver's clock, a `Duration`
+/// since its zero (see ``DelayBasedEstimator/packet(sendTime:arrivalTime:)``).
 struct PacketGroupDeltas: Sendable, Hashable {
     struct Group: Sendable, Hashable {
-        var firstSendTime: UInt64
-        var lastSendTime: UInt64
-        var firstArrival: Int64
-        var lastArrival: Int64
+        var firstSendTime: MonoTime
+        var lastSendTime: MonoTime
+        var firstArrival: Duration
+        var lastArrival: Duration
     }
 
-    /// The deltas between two complete groups, in milliseconds.
+    /// The deltas between two complete groups.
     struct Delta: Sendable, Hashable {
-        var sendDelta: Double
-        var arrivalDelta: Double
-        /// Arrival of the later group's last packet, µs on the receiver's clock.
-        var arrivalTime: Int64
+        /// T(i) - T(i-1); negative when packets were reordered.
+        var sendDelta: Duration
+        /// t(i) - t(i-1).
+        var arrivalDelta: Duration
+        /// Arrival of the later group's last packet, on the receiver's clock.
+        var arrivalTime: Duration
 
-        var delayVariation: Double { arrivalDelta - sendDelta }
+        /// d(i) in ms, the trendline's unit (each delta converted to ms, then subtracted).
+        var delayVariation: Double { arrivalDelta.milliseconds - sendDelta.milliseconds }
     }
 
-    static let burstArrivalMicroseconds: Int64 = 5_000
-    static let maxBurstMicroseconds: Int64 = 100_000
-    /// A delay variation this large (ms) means a clock jump or a long outage, not a
-    /// queue: start over rather than feed it to the trendline.
-    static let resetDelayVariation: Double = 3_000
+    static let burstArrival: Duration = .milliseconds(5)
+    static let maxBurst: Duration = .milliseconds(100)
+    /// A delay variation this large means a clock jump or a long outage, not a queue:
+    /// start over rather than feed it to the trendline.
+    static let resetDelayVariation: Duration = .seconds(3)
 
-    var burstInterval: UInt64
+    var burstInterval: Duration
     private(set) var current: Group?
     private(set) var previous: Group?
 
-    init(burstInterval: UInt64) {
+    init(burstInterval: Duration) {
         self.burstInterval = burstInterval
     }
 
     /// Adds one packet (in send order). Returns the deltas between the two most recent
     /// complete groups when this packet starts a new group.
-    mutating func add(sendTime: UInt64, arrival: Int64) -> Delta? {
+    mutating func add(sendTime: MonoTime, arrival: Duration) -> Delta? {
         guard var group = current else {
             current = Group(firstSendTime: sendTime, lastSendTime: sendTime, firstArrival: arrival, lastArrival: arrival)
             return nil
@@ -65,24 +73,20 @@ struct PacketGroupDeltas: Sendable, Hashable {
         }
         guard let earlier = previous else { return nil }
         let delta = Delta(
-            sendDelta: Double(Self.signedDifference(group.lastSendTime, earlier.lastSendTime)) / 1e6,
-            arrivalDelta: Double(group.lastArrival - earlier.lastArrival) / 1e3,
+            sendDelta: group.lastSendTime - earlier.lastSendTime,
+            arrivalDelta: group.lastArrival - earlier.lastArrival,
             arrivalTime: group.lastArrival)
         // The pair is dropped; the next delta is measured from `group` again.
-        return abs(delta.delayVariation) > Self.resetDelayVariation ? nil : delta
+        return abs(delta.delayVariation) > Self.resetDelayVariation.milliseconds ? nil : delta
     }
 
-    private func belongs(sendTime: UInt64, arrival: Int64, to group: Group) -> Bool {
+    private func belongs(sendTime: MonoTime, arrival: Duration, to group: Group) -> Bool {
         if sendTime - group.firstSendTime <= burstInterval { return true }
         let arrivalDelta = arrival - group.lastArrival
-        let sendDelta = Self.signedDifference(sendTime, group.lastSendTime) / 1_000
-        return arrivalDelta >= 0 && arrivalDelta < Self.burstArrivalMicroseconds
-            && arrivalDelta - sendDelta < 0
-            && arrival - group.firstArrival < Self.maxBurstMicroseconds
-    }
-
-    /// `a - b` in nanoseconds; negative when packets were reordered.
-    private static func signedDifference(_ a: UInt64, _ b: UInt64) -> Int64 {
-        Int64(bitPattern: a &- b)
+        // Whole µs, truncated toward zero: the resolution of the arrival times.
+        let sendDelta = Duration.microseconds((sendTime - group.lastSendTime).nanoseconds / 1_000)
+        return arrivalDelta >= .zero && arrivalDelta < Self.burstArrival
+            && arrivalDelta - sendDelta < .zero
+            && arrival - group.firstArrival < Self.maxBurst
     }
 }

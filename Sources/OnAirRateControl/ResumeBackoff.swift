@@ -1,20 +1,21 @@
+import OnAirWire
+
 /// When a sender may try again to resume a paused simulcast layer (probing by resuming, see
 /// ``BitrateController/probeCeiling``): a while after the layer was paused, and twice as long
 /// each time a resume is undone within `failureWindow` (the path could not carry it: each try
 /// costs a congested moment and a keyframe), up to `maximumWait`. A resume that holds for
 /// `failureWindow` resets the wait.
 public struct ResumeBackoff: Sendable {
-    public let initialWait: UInt64
-    public let maximumWait: UInt64
-    public let failureWindow: UInt64
-    public private(set) var wait: UInt64
-    private var notBefore: UInt64 = 0
-    private var lastResume: UInt64?
+    public let initialWait: Duration
+    public let maximumWait: Duration
+    public let failureWindow: Duration
+    public private(set) var wait: Duration
+    private var notBefore = MonoTime.zero
+    private var lastResume: MonoTime?
     private var activeCount: Int?
 
-    /// Times in monotonic nanoseconds.
-    public init(initialWait: UInt64 = 4_000_000_000, maximumWait: UInt64 = 64_000_000_000,
-                failureWindow: UInt64 = 10_000_000_000) {
+    public init(initialWait: Duration = .seconds(4), maximumWait: Duration = .seconds(64),
+                failureWindow: Duration = .seconds(10)) {
         self.initialWait = initialWait
         self.maximumWait = maximumWait
         self.failureWindow = failureWindow
@@ -22,7 +23,7 @@ public struct ResumeBackoff: Sendable {
     }
 
     /// Tells how many layers send now (after each allocation).
-    public mutating func layersActive(_ count: Int, now: UInt64) {
+    public mutating func layersActive(_ count: Int, now: MonoTime) {
         defer { activeCount = count }
         guard let previous = activeCount, count != previous else {
             if let resumed = lastResume, now - resumed >= failureWindow {
@@ -40,5 +41,5 @@ public struct ResumeBackoff: Sendable {
         notBefore = now + wait
     }
 
-    public func mayTry(now: UInt64) -> Bool { now >= notBefore }
+    public func mayTry(now: MonoTime) -> Bool { now >= notBefore }
 }

@@ -14,10 +14,10 @@ import OnAirWire
 public struct RoundTripEstimator: Sendable, Hashable {
     /// Weight of a new sample in ``smoothed`` (0...1).
     public var smoothingFactor: Double
-    /// The most recent sample, in seconds.
-    public private(set) var latest: Double?
-    /// The smoothed round-trip time, in seconds.
-    public private(set) var smoothed: Double?
+    /// The most recent sample.
+    public private(set) var latest: Duration?
+    /// The smoothed round-trip time.
+    public private(set) var smoothed: Duration?
 
     public init(smoothingFactor: Double = 0.125) {
         self.smoothingFactor = min(max(smoothingFactor, 0), 1)
@@ -28,19 +28,18 @@ public struct RoundTripEstimator: Sendable, Hashable {
     /// - Parameters:
     ///   - reportBlock: a block whose SSRC is one of ours.
     ///   - arrivalNTP: our wall clock when the RR (or SR) carrying it arrived.
-    /// - Returns: the round-trip time in seconds, or nil when the reporter has not seen an
-    ///   SR yet (LSR = 0, RFC 3550 §6.4.1). A negative difference (clock error, DLSR
-    ///   overstated) counts as zero.
+    /// - Returns: the round-trip time, or nil when the reporter has not seen an SR yet
+    ///   (LSR = 0, RFC 3550 §6.4.1). A negative difference (clock error, DLSR overstated)
+    ///   counts as zero.
     @discardableResult
-    public mutating func update(reportBlock: ReportBlock, arrivalNTP: NTPTime) -> Double? {
+    public mutating func update(reportBlock: ReportBlock, arrivalNTP: NTPTime) -> Duration? {
         guard let rtt = reportBlock.roundTripTime(arrival: arrivalNTP) else { return nil }
-        let seconds = rtt.seconds
-        latest = seconds
+        latest = rtt
         if let previous = smoothed {
-            smoothed = previous + smoothingFactor * (seconds - previous)
+            smoothed = previous + (rtt - previous) * smoothingFactor
         } else {
-            smoothed = seconds
+            smoothed = rtt
         }
-        return seconds
+        return rtt
     }
 }

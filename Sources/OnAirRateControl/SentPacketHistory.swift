@@ -1,3 +1,5 @@
+import OnAirWire
+
 /// What we sent, by transport-wide sequence number
 /// (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2): send time and size, kept until
 /// feedback about the packet arrives or it is overwritten.
@@ -10,7 +12,7 @@ struct SentPacketHistory: Sendable, Hashable {
     struct Entry: Sendable, Hashable {
         /// -1: empty.
         var sequence: Int64 = -1
-        var sendTime: UInt64 = 0
+        var sendTime = MonoTime.zero
         var size: Int32 = 0
         var acknowledged = false
     }
@@ -29,7 +31,7 @@ struct SentPacketHistory: Sendable, Hashable {
 
     var capacity: Int { entries.count }
 
-    mutating func record(sequence: Int64, sendTime: UInt64, size: Int) {
+    mutating func record(sequence: Int64, sendTime: MonoTime, size: Int) {
         entries[Int(sequence & mask)] = Entry(
             sequence: sequence, sendTime: sendTime, size: Int32(clamping: size), acknowledged: false)
     }

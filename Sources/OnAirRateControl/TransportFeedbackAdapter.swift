@@ -1,4 +1,5 @@
 import OnAirRTP
+import OnAirWire
 
 /// The sender's side of transport-wide congestion control
 /// (draft-holmer-rmcat-transport-wide-cc-extensions-01): remembers when each packet left
@@ -26,13 +27,12 @@ public struct TransportFeedbackAdapter: Sendable {
     /// - Parameters:
     ///   - historyCapacity: packets remembered (rounded up to a power of two); feedback
     ///     about older packets is ignored. 8192 is seconds of video at any sane bitrate.
-    ///   - acknowledgedWindow: the acknowledged-bitrate window, nanoseconds (§5.5: 0.5-1 s).
+    ///   - acknowledgedWindow: the acknowledged-bitrate window (§5.5: 0.5-1 s).
     ///   - estimator: delay-based estimator tuning.
-    public init(historyCapacity: Int = 8192, acknowledgedWindow: UInt64 = 500_000_000,
+    public init(historyCapacity: Int = 8192, acknowledgedWindow: Duration = .milliseconds(500),
                 estimator: DelayBasedEstimator.Configuration = .init()) {
         history = SentPacketHistory(capacity: historyCapacity)
-        acknowledged = AcknowledgedBitrateEstimator(
-            windowMicroseconds: Int64(clamping: acknowledgedWindow / 1_000), capacity: history.capacity)
+        acknowledged = AcknowledgedBitrateEstimator(window: acknowledgedWindow, capacity: history.capacity)
         self.estimator = DelayBasedEstimator(configuration: estimator)
     }
 
@@ -46,8 +46,8 @@ public struct TransportFeedbackAdapter: Sendable {
     /// - Parameters:
     ///   - sequence: its transport-wide sequence number.
     ///   - size: bytes on the wire (RTP header, payload, SRTP tag), for the bitrate.
-    ///   - now: monotonic nanoseconds.
-    public mutating func recordSent(sequence: UInt16, size: Int, now: UInt64) {
+    ///   - now: when it left.
+    public mutating func recordSent(sequence: UInt16, size: Int, now: MonoTime) {
         history.record(sequence: sequences.unwrap(sequence), sendTime: now, size: size)
     }
 
@@ -57,13 +57,15 @@ public struct TransportFeedbackAdapter: Sendable {
     ///
     /// - Parameters:
     ///   - feedback: parsed RTPFB FMT 15 about our media.
-    ///   - now: monotonic nanoseconds when it arrived (for ``TransportFeedbackSummary/feedbackDelay``).
-    public mutating func feedback(_ feedback: TransportWideFeedback, now: UInt64) -> TransportFeedbackSummary {
-        var arrival = unwrapReferenceTime(feedback.referenceTime) * TransportWideFeedback.referenceTimeMicroseconds
+    ///   - now: when it arrived (for ``TransportFeedbackSummary/feedbackDelay``).
+    public mutating func feedback(_ feedback: TransportWideFeedback, now: MonoTime) -> TransportFeedbackSummary {
+        // The receiver's clock: the span since its zero, from the wire's 64 ms and 250 µs units.
+        var arrival = Duration.microseconds(
+            unwrapReferenceTime(feedback.referenceTime) * TransportWideFeedback.referenceTimeMicroseconds)
         var received = 0
         var lost = 0
         var unknown = 0
-        var newestSendTime: UInt64?
+        var newestSendTime: MonoTime?
         for (offset, delta) in feedback.receiveDeltas.enumerated() {
             let sequence = sequences.peek(feedback.baseSequenceNumber &+ UInt16(truncatingIfNeeded: offset))
             guard let delta else {
@@ -71,7 +73,7 @@ public struct TransportFeedbackAdapter: Sendable {
                 continue
             }
             // Deltas chain from one received packet to the next whether or not we know it.
-            arrival += Int64(delta) * TransportWideFeedback.deltaMicroseconds
+            arrival += .microseconds(Int64(delta) * TransportWideFeedback.deltaMicroseconds)
             guard let sent = history.acknowledge(sequence) else {
                 unknown += 1
                 continue
@@ -84,7 +86,7 @@ public struct TransportFeedbackAdapter: Sendable {
         return TransportFeedbackSummary(
             usage: estimator.usage, acknowledgedBitrate: acknowledged.bitrate, receivedPackets: received,
             lostPackets: lost, unknownPackets: unknown,
-            feedbackDelay: newestSendTime.map { Nanoseconds.seconds(Nanoseconds.elapsed(from: $0, to: now)) })
+            feedbackDelay: newestSendTime.map { now >= $0 ? now - $0 : .zero })
     }
 
     /// The 24-bit reference time wraps every 2^24 × 64 ms (about 12 days); extend it

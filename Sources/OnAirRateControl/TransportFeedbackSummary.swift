@@ -1,3 +1,5 @@
+import OnAirWire
+
 /// What one transport-cc feedback packet told ``TransportFeedbackAdapter``: the delay
 /// verdict, the acknowledged bitrate and packet counts. Hand it to
 /// ``BitrateController/handle(transportFeedback:now:)``.
@@ -15,12 +17,12 @@ public struct TransportFeedbackSummary: Sendable, Hashable {
     /// acknowledged by an earlier feedback.
     public var unknownPackets: Int
     /// From sending the newest packet this feedback acknowledges to receiving the
-    /// feedback, seconds: round-trip time plus the receiver's feedback interval, an upper
-    /// bound of the RTT when no RTCP RTT is known.
-    public var feedbackDelay: Double?
+    /// feedback (zero if the caller's clock went backwards): round-trip time plus the
+    /// receiver's feedback interval, an upper bound of the RTT when no RTCP RTT is known.
+    public var feedbackDelay: Duration?
 
     public init(usage: BandwidthUsage, acknowledgedBitrate: Int?, receivedPackets: Int, lostPackets: Int,
-                unknownPackets: Int, feedbackDelay: Double?) {
+                unknownPackets: Int, feedbackDelay: Duration?) {
         self.usage = usage
         self.acknowledgedBitrate = acknowledgedBitrate
         self.receivedPackets = receivedPackets

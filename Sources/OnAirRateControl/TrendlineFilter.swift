@@ -1,3 +1,5 @@
+import OnAirWire
+
 /// The slope of the one-way delay over recent packet groups: the trendline filter that
 /// libwebrtc uses in place of draft-ietf-rmcat-gcc-02 §5.3's Kalman filter for the
 /// delay gradient m(i).
@@ -7,7 +9,8 @@
 /// line through the last `windowSize` (arrival time, smoothed delay) points says how
 /// many milliseconds of queue build up per millisecond: > 0 growing, < 0 draining.
 ///
-/// The window lives in fixed arrays, so an update does not allocate.
+/// The window lives in fixed arrays, so an update does not allocate. Its points are plain
+/// ms (a `Duration` converted where it is added): least squares is float math.
 struct TrendlineFilter: Sendable, Hashable {
     let windowSize: Int
     /// Weight of the previous smoothed value (libwebrtc: 0.9).
@@ -15,7 +18,7 @@ struct TrendlineFilter: Sendable, Hashable {
 
     private(set) var accumulatedDelay = 0.0
     private(set) var smoothedDelay = 0.0
-    private var firstArrival: Int64?
+    private var firstArrival: Duration?
     private var times: [Double]
     private var delays: [Double]
     private var next = 0
@@ -28,14 +31,14 @@ struct TrendlineFilter: Sendable, Hashable {
         delays = Array(repeating: 0, count: self.windowSize)
     }
 
-    /// Adds one group's delay variation (ms) at its arrival time (µs, receiver's clock).
+    /// Adds one group's delay variation (ms) at its arrival time (receiver's clock).
     /// Returns the slope once the window is full, nil before.
-    mutating func update(delayVariation: Double, arrivalTime: Int64) -> Double? {
+    mutating func update(delayVariation: Double, arrivalTime: Duration) -> Double? {
         let origin = firstArrival ?? arrivalTime
         firstArrival = origin
         accumulatedDelay += delayVariation
         smoothedDelay = smoothing * smoothedDelay + (1 - smoothing) * accumulatedDelay
-        times[next] = Double(arrivalTime - origin) / 1e3
+        times[next] = (arrivalTime - origin).milliseconds
         delays[next] = smoothedDelay
         next = (next + 1) % windowSize
         count = min(count + 1, windowSize)

@@ -1,5 +1,6 @@
 import OnAirRTP
 import OnAirRateControl
+import OnAirWire
 import Testing
 
 @Suite("Round-trip time from reception reports (RFC 3550 §6.4.1)")
@@ -18,7 +19,7 @@ struct RoundTripEstimatorTests {
         let arrival = NTPTime(unixNanoseconds: Self.srSent + 1_550_000_000)
         let rtt = estimator.update(reportBlock: Self.block(), arrivalNTP: arrival)
         // Compact NTP has 1/65536 s resolution; LSR, DLSR and A are each rounded once.
-        #expect(abs((rtt ?? -1) - 0.050) < 3.0 / 65536)
+        #expect(abs(((rtt ?? .seconds(-1)) - .milliseconds(50)).seconds) < 3.0 / 65536)
         #expect(estimator.latest == rtt)
         #expect(estimator.smoothed == rtt)
     }
@@ -28,7 +29,7 @@ struct RoundTripEstimatorTests {
         // A - LSR - DLSR = 0x2000 units = 8192/65536 s = 125 ms exactly.
         let block = ReportBlock(ssrc: 1, lastSenderReport: 0x1234_0000, delaySinceLastSenderReport: 0x0001_0000)
         let arrival = NTPTime(rawValue: UInt64(0x1235_2000) << 16)
-        #expect(estimator.update(reportBlock: block, arrivalNTP: arrival) == 0.125)
+        #expect(estimator.update(reportBlock: block, arrivalNTP: arrival) == .milliseconds(125))
     }
 
     @Test func noSenderReportYetGivesNothing() {
@@ -43,7 +44,7 @@ struct RoundTripEstimatorTests {
         var estimator = RoundTripEstimator()
         // Arrives "before" LSR + DLSR: the receiver's clock ran fast.
         let arrival = NTPTime(unixNanoseconds: Self.srSent + 1_400_000_000)
-        #expect(estimator.update(reportBlock: Self.block(), arrivalNTP: arrival) == 0)
+        #expect(estimator.update(reportBlock: Self.block(), arrivalNTP: arrival) == .zero)
     }
 
     @Test func smoothingWeighsNewSamplesByOneEighth() throws {
@@ -51,8 +52,8 @@ struct RoundTripEstimatorTests {
         let block = ReportBlock(ssrc: 1, lastSenderReport: 0x1234_0000, delaySinceLastSenderReport: 0)
         estimator.update(reportBlock: block, arrivalNTP: NTPTime(rawValue: UInt64(0x1234_2000) << 16))  // 125 ms
         estimator.update(reportBlock: block, arrivalNTP: NTPTime(rawValue: UInt64(0x1234_6000) << 16))  // 375 ms
-        #expect(estimator.latest == 0.375)
+        #expect(estimator.latest == .milliseconds(375))
         let smoothed = try #require(estimator.smoothed)
-        #expect(abs(smoothed - (0.125 + (0.375 - 0.125) / 8)) < 1e-12)
+        #expect(abs((smoothed - (.milliseconds(125) + (.milliseconds(375) - .milliseconds(125)) / 8)).seconds) < 1e-12)
     }
 }

@@ -1,26 +1,31 @@
 import OnAirRTP
-
 import OnAirRateControl
+import OnAirWire
 
-let millisecond: UInt64 = 1_000_000
-let second: UInt64 = 1_000_000_000
+/// The manual clock's reading `offset` after its zero: `now: at(.seconds(5))`.
+func at(_ offset: Duration) -> MonoTime { .zero + offset }
+
+extension MonoTime {
+    static func += (time: inout MonoTime, span: Duration) { time = time + span }
+}
 
 /// A single-queue bottleneck: packets wait behind each other and leave at `capacity`
 /// bits/s, then travel `propagation`. Arrival times are µs on a receiver clock that is
-/// unrelated to the sender's (offset by `receiverClockOffset`).
+/// unrelated to the sender's (offset by `receiverClockOffset`), as the feedback writes them.
 struct BottleneckLink {
     var capacity: Double
-    var propagation: UInt64 = 20 * millisecond
-    var receiverClockOffset: Int64 = 7_777_000_000
+    var propagation: Duration = .milliseconds(20)
+    var receiverClockOffset: Duration = .seconds(7_777)
+    /// ns on the sender's clock: the queue's arithmetic is float.
     private var queueFreeAt: Double = 0
 
     init(capacity: Double) { self.capacity = capacity }
 
-    /// Arrival time (µs, receiver clock) of a packet of `size` bytes sent at `sendTime` (ns).
-    mutating func carry(size: Int, sentAt sendTime: UInt64) -> Int64 {
-        let start = max(Double(sendTime), queueFreeAt)
+    /// Arrival time (µs, receiver clock) of a packet of `size` bytes sent at `sendTime`.
+    mutating func carry(size: Int, sentAt sendTime: MonoTime) -> Int64 {
+        let start = max(Double(sendTime.nanoseconds), queueFreeAt)
         queueFreeAt = start + Double(size * 8) / capacity * 1e9
-        return Int64((queueFreeAt + Double(propagation)) / 1e3) + receiverClockOffset
+        return Int64((queueFreeAt + Double(propagation.nanoseconds)) / 1e3) + receiverClockOffset.nanoseconds / 1_000
     }
 }
 
@@ -59,22 +64,22 @@ struct PublisherSimulation {
     var link: BottleneckLink
     var writer = FeedbackWriter()
     var sequence: UInt16
-    var now: UInt64 = 10 * second
-    var feedbackInterval: UInt64 = 100 * millisecond
-    private var lastFeedback: UInt64 = 10 * second
+    var now = at(.seconds(10))
+    var feedbackInterval: Duration = .milliseconds(100)
+    private var lastFeedback = at(.seconds(10))
 
     init(capacity: Double, firstSequence: UInt16 = 0) {
         link = BottleneckLink(capacity: capacity)
         sequence = firstSequence
     }
 
-    /// Sends for `duration` ns, one `size`-byte packet every `interval` ns; returns the
+    /// Sends for `duration`, one `size`-byte packet every `interval`; returns the
     /// summaries of the feedback that came back meanwhile, and hands each to `react` as
     /// it comes back, with the time (feedback takes no time to return: the queue is on
     /// the way out).
     mutating func run(
-        for duration: UInt64, interval: UInt64, size: Int = 1200,
-        react: (TransportFeedbackSummary, UInt64) -> Void = { _, _ in }
+        for duration: Duration, interval: Duration, size: Int = 1200,
+        react: (TransportFeedbackSummary, MonoTime) -> Void = { _, _ in }
     ) throws -> [TransportFeedbackSummary] {
         var summaries: [TransportFeedbackSummary] = []
         let end = now + duration

@@ -1,5 +1,6 @@
 import OnAirRateControl
 import OnAirRTP
+import OnAirWire
 
 extension BroadcastEngine {
     /// Applies what RTCP said since the last look: keyframe requests (rate-limited, RFC 4585
@@ -8,38 +9,40 @@ extension BroadcastEngine {
     /// x264 (x264_encoder_reconfig) and Opus FEC. Returns true when an IDR is due.
     func applyFeedback(_ connection: PublishingConnection, now: UInt64) -> Bool {
         let feedback = connection.takeFeedback() ?? FeedbackEvents()
+        // The media loop's nanoseconds are ``MonoTime``'s clock (``Clocks/monotonic()``).
+        let time = MonoTime(nanoseconds: now)
         for (block, arrival) in feedback.reportBlocks {
             if connection.videoStream(ssrc: block.ssrc) != nil {
                 let rtt = roundTrip.update(reportBlock: block, arrivalNTP: arrival)
                 let link = LinkStatistics(reportBlock: block, clockRate: 90_000, roundTripTime: roundTrip.smoothed ?? rtt)
                 statistics.lossFraction = link.fractionLost
-                statistics.jitter = link.jitter
-                statistics.roundTripTime = link.roundTripTime
+                statistics.jitter = link.jitter.seconds
+                statistics.roundTripTime = link.roundTripTime?.seconds
                 statistics.cumulativeLost = Int64(link.cumulativeLost)
-                controller.handle(reportBlock: block, now: now)
+                controller.handle(reportBlock: block, now: time)
                 pipeline.opus?.setExpectedLoss(percent: Int(link.lossPercent.rounded()))
             } else if let audio = connection.audio, block.ssrc == audio.ssrc, statistics.roundTripTime == nil {
-                statistics.roundTripTime = roundTrip.update(reportBlock: block, arrivalNTP: arrival)
+                statistics.roundTripTime = roundTrip.update(reportBlock: block, arrivalNTP: arrival)?.seconds
             }
         }
         // REMB and transport-cc estimate the whole session; the controller steers video only.
         let audioShare = pipeline.opus == nil ? 0 : settings.audioBitrate
         for bitrate in feedback.rembBitrates {
-            controller.handle(rembBitrate: max(0, bitrate - audioShare), now: now)
+            controller.handle(rembBitrate: max(0, bitrate - audioShare), now: time)
         }
         for report in feedback.transportFeedback {
-            var summary = transportFeedback.feedback(report, now: now)
+            var summary = transportFeedback.feedback(report, now: time)
             if let acknowledged = summary.acknowledgedBitrate { summary.acknowledgedBitrate = max(0, acknowledged - audioShare) }
-            controller.handle(transportFeedback: summary, now: now)
+            controller.handle(transportFeedback: summary, now: time)
         }
-        if let bitrate = controller.pollChange(now: now) {
+        if let bitrate = controller.pollChange(now: time) {
             pipeline.setVideoBitrate(bitrate)
         }
         if pipeline.isSimulcast {
             // A paused layer comes back only if the estimate reaches its resume total; sending
             // less than the target, the estimate may grow past what is acknowledged up to it.
-            resumeBackoff.layersActive(pipeline.allocator.activeCount, now: now)
-            controller.probeCeiling = resumeBackoff.mayTry(now: now) ? pipeline.allocator.resumeTotal : nil
+            resumeBackoff.layersActive(pipeline.allocator.activeCount, now: time)
+            controller.probeCeiling = resumeBackoff.mayTry(now: time) ? pipeline.allocator.resumeTotal : nil
         }
         statistics.targetBitrate = controller.encoderBitrate
         statistics.layers = pipeline.isSimulcast ? pipeline.activeLayerNames : nil

@@ -142,7 +142,7 @@ public final class BroadcastEngine: @unchecked Sendable {
             throw error
         }
         connection.onTransportPacketSent = { [unowned self] sequence, size, now in
-            transportFeedback.recordSent(sequence: sequence, size: size, now: now)
+            transportFeedback.recordSent(sequence: sequence, size: size, now: MonoTime(nanoseconds: now))
         }
         let end = await runMediaThread(connection)
         // DELETE first (RFC 9725 §4.3: the relay ends the stream now and says why), then close_notify.

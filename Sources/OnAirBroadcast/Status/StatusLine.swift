@@ -62,7 +62,8 @@ struct StatusLine {
     /// 1-5 from the latest loss, jitter and RTT (simplified E-model, ``LinkQualityScore``).
     static func quality(_ stats: BroadcastStatistics) -> Int? {
         guard let loss = stats.lossFraction else { return nil }
-        return LinkQualityScore(lossPercent: loss * 100, jitter: stats.jitter ?? 0, roundTripTime: stats.roundTripTime ?? 0).score
+        return LinkQualityScore(lossPercent: loss * 100, jitter: .seconds(stats.jitter ?? 0),
+                                roundTripTime: .seconds(stats.roundTripTime ?? 0)).score
     }
 
     static func clock(_ seconds: Double) -> String {
