@@ -31,8 +31,9 @@ public struct RelayServer: Sendable {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay", validity: .seconds(30 * 86_400))
         let socket = try UDPMediaSocket(host: config.media.bind, port: config.media.udpPort)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let hls = try await HLSService.start(settings: config.hls, logger: logger)
         let engine = RelayEngine(loop: loop, sender: socket.sender, udpPort: socket.localPort,
-                                 config: config, certificate: certificate, logger: logger)
+                                 config: config, certificate: certificate, hls: hls, logger: logger)
         engine.lifecycleObserver = webhooks.observer  // webhooks: before any session can connect
         try await socket.start(on: loop, receiver: engine)
         engine.startTimers()
@@ -49,7 +50,7 @@ public struct RelayServer: Sendable {
             server: .guarded(.init(requestHeadTimeoutSeconds: config.http.requestHeadTimeoutSeconds,
                                    idleTimeoutSeconds: config.http.idleTimeoutSeconds)) { responder in
                 HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [
-                    HLSFastPathHandler(engine: engine, cors: RelayRouter.corsPolicy(config)),
+                    HLSFastPathHandler(hls: hls, cors: RelayRouter.corsPolicy(config)),
                 ]))
             },
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir"),
@@ -83,7 +84,7 @@ struct MediaPlaneService: Service {
         try? await gracefulShutdown()
         logger.info("shutting down: ending all sessions")
         try? await engine.perform { $0.shutdown() }
-        await engine.recordings.drain()  // the streams just ended: their recordings are closed after this
+        await engine.hls.stop()  // the streams just ended: their recordings are closed after this
         await socket.close()
     }
 }

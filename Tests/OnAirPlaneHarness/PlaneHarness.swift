@@ -32,6 +32,18 @@ package final class PlaneHarness {
     /// When set, the heap allocations the plane makes are counted here: taking in each RTP
     /// datagram, and fanning out each read batch.
     package var allocations: AllocationCount?
+    /// When set, every stream's media is tapped as for LL-HLS (``MediaTapRing``) and drained
+    /// into this after each delivery round, as the relay's LL-HLS thread would.
+    package var tapConsumer: (any MediaTapConsumer)? {
+        didSet {
+            plane.makeTap = tapConsumer == nil ? nil : { [unowned self] _, _ in
+                let ring = MediaTapRing(wakeup: nil)
+                self.taps.append(ring)
+                return ring
+            }
+        }
+    }
+    private var taps: [MediaTapRing] = []
 
     package struct AllocationCount {
         package var rtpDatagrams = 0
@@ -102,6 +114,9 @@ package final class PlaneHarness {
             } else {
                 allocations!.batches += 1
                 allocations!.fanOut += Self.countingAllocations { plane.readBatchComplete(now: now) }
+            }
+            if let tapConsumer {
+                for tap in taps { _ = tap.drain(into: tapConsumer) }
             }
             for (bytes, to) in sink.take() {
                 if keepsSent { sent.append((to, bytes)) }

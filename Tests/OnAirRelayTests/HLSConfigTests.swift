@@ -96,13 +96,13 @@ struct HLSConfigTests: RelayConfigTesting {
         }
     }
 
-    @Test("the engine packages with the configured settings")
+    @Test("the LL-HLS service packages with the configured settings")
     func engineTakesTheSection() async throws {
         let relay = try await TestRelay.start { config in
             config.hls.partTarget = .milliseconds(200)
             config.hls.enabled = false
         }
-        let settings = try await relay.engine.perform { $0.hlsSettings }
+        let settings = relay.engine.hls.settings
         await relay.stop()
         #expect(settings == relay.config.hls && settings.partTarget == .milliseconds(200) && !settings.enabled)
     }

@@ -39,8 +39,9 @@ final class TestRelay: Sendable {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay tests", validity: .seconds(86_400))
         let socket = try UDPMediaSocket(host: config.media.bind, port: config.media.udpPort)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let hls = try await HLSService.start(settings: config.hls, logger: logger)
         let engine = RelayEngine(loop: loop, sender: socket.sender, udpPort: socket.localPort,
-                                 config: config, certificate: certificate, logger: logger)
+                                 config: config, certificate: certificate, hls: hls, logger: logger)
         try await socket.start(on: loop, receiver: engine)
         engine.startTimers()
         return TestRelay(config: config, engine: engine, socket: socket, certificate: certificate, logger: logger)
@@ -48,6 +49,7 @@ final class TestRelay: Sendable {
 
     func stop() async {
         try? await engine.perform { $0.shutdown() }
+        await engine.hls.stop()
         await socket.close()
     }
 

@@ -21,6 +21,7 @@ extension MediaPlane {
                     publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
                     room.tap?.senderReport(layer: nil, rid: nil, isPrimary: false, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
                 }
+                room.tap?.announce()
                 forwardSenderReport(report, in: room, from: publisher, now: now)
             }
         } else if let viewer = session as? ViewerSession {

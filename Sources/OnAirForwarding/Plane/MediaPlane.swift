@@ -29,9 +29,7 @@ package final class MediaPlane {
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
     package var lifecycleObserver: StreamLifecycleObserver?
     /// Makes the tap (LL-HLS) of a new publisher's stream; nil: no tap.
-    package var makeTap: ((_ room: String, _ publisher: PublisherSession) -> MediaTap?)?
-    /// Told when a stream's tap has seen its last packet (the stream ended).
-    package var tapFinished: ((_ room: String, _ tap: MediaTap, _ now: MonoTime) -> Void)?
+    package var makeTap: ((_ room: String, _ publisher: PublisherSession) -> MediaTapRing?)?
     private var events: [PeerEvent] = []
     /// Sequence numbers to NACK upstream, and those given up, reused (``requestRepairs(_:now:)``).
     package var dueRepairs: [UInt16] = []
@@ -136,6 +134,7 @@ package final class MediaPlane {
             requestRepairs(room, now: now)
             room.awaitingFanOut = false
             room.fanOutPending(sender: sender, now: now)
+            room.tap?.announce()
         }
         roomsAwaitingFanOut.removeAll(keepingCapacity: true)
         inbound.reset()
@@ -214,6 +213,7 @@ package final class MediaPlane {
         if let publisher = session as? PublisherSession, room.publisher === publisher {
             let wall = Date()
             room.startedAt = (now, wall)
+            room.tap?.start()
             logger.info("stream started", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
             lifecycleObserver?.streamStarted(StreamStarted(
                 room: room.id, sessionID: session.id, codecs: snapshot(room: room.id, now: now)?.codecs ?? [],
@@ -253,11 +253,8 @@ package final class MediaPlane {
                     at: Date().timeIntervalSince1970))
             }
             room.startedAt = nil
-            if let tap = room.tap {
-                tap.finish()
-                room.tap = nil
-                tapFinished?(room.id, tap, now)
-            }
+            room.tap?.finish()
+            room.tap = nil
             for viewer in room.viewers { end(viewer, reason: reason, now: now) }
         } else if let viewer = session as? ViewerSession {
             let wasConnected = viewer.connectedAt != nil

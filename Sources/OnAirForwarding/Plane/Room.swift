@@ -14,8 +14,8 @@ package final class Room {
     /// Set when some layer needs a keyframe (``ReceivedLayer/keyframeWanted``); the engine
     /// sends the PLIs.
     package var needsKeyframe = false
-    /// The LL-HLS packaging of the current stream, when enabled.
-    package var tap: MediaTap?
+    /// Where the current stream's media goes to be packaged for LL-HLS, when enabled.
+    package var tap: MediaTapRing?
     package var startedAt: (mono: MonoTime, wall: Date)?
 
     package var packetsIn: UInt64 = 0
@@ -115,7 +115,7 @@ package final class Room {
             queueForFanOut(raw, view: view, isVideo: true, keyframe: admitted.keyframe, lead: admitted.lead, layer: admitted.layer,
                            slab: slab, sender: sender, now: now)
             if let tap {
-                tap.receiveVideo(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
+                tap.video(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
                                  sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
             }
         } else {
@@ -131,11 +131,10 @@ package final class Room {
             publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
                                          arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
             queueForFanOut(raw, view: view, isVideo: false, keyframe: false, lead: 0, layer: -1, slab: slab, sender: sender, now: now)
-            tap?.receiveAudio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
+            tap?.audio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
         }
-        if let tap, tap.keyframeWanted {
+        if let tap, tap.takeKeyframeRequest() {
             // Every layer at once: the renditions' segments start at the same IDR times.
-            tap.keyframeWanted = false
             for layer in publisher.videoLayers.indices { wantKeyframe(layer: layer, of: publisher) }
         }
         return nil

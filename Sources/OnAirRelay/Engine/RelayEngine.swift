@@ -6,8 +6,9 @@ import OnAirForwarding
 import OnAirWire
 
 /// The media plane on its event loop: the UDP socket's datagrams and a 20 ms timer drive the
-/// sans-I/O ``MediaPlane``; LL-HLS branches are made and served here. Confined to one event
-/// loop (like a mediasoup worker); HTTP handlers reach it through ``perform(_:)``.
+/// sans-I/O ``MediaPlane``. A stream's LL-HLS is packaged and served on the ``HLSService``'s
+/// thread, fed through a ring. Confined to one event loop (like a mediasoup worker); HTTP
+/// handlers reach it through ``perform(_:)``.
 public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     // @unchecked: every property is touched only on `loop`; `perform` hops there first.
     public let loop: EventLoop
@@ -15,31 +16,20 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     let config: RelayConfig
     let logger: Logger
     let plane: MediaPlane
-    /// LL-HLS settings (``HLSSettings``): the config's `hls:` section unless a test changes them.
-    public var hlsSettings: HLSSettings
-    /// LL-HLS figures of every branch (`/metrics`).
-    let hlsStatistics = HLSStatistics()
-    /// The background queue that recordings are written on (``StreamRecorder``).
-    let recordings = RecordingWriter()
-    /// Finished presentations still served (EXT-X-ENDLIST) for a while after their stream.
-    var endedHLS: [String: (branch: HLSBranch, until: MonoTime)] = [:]
+    /// Where streams are packaged and served as LL-HLS.
+    public let hls: HLSService
     private var timer: RepeatedTask?
-    private var lastCleanup = MonoTime.zero
 
     public init(loop: EventLoop, sender: BatchedDatagramSender, udpPort: Int, config: RelayConfig,
-                certificate: DTLSCertificate, logger: Logger) {
+                certificate: DTLSCertificate, hls: HLSService, logger: Logger) {
         self.loop = loop
         self.sender = sender
         self.config = config
         self.logger = logger
-        hlsSettings = config.hls
+        self.hls = hls
         plane = MediaPlane(sender: sender, settings: config.mediaPlaneSettings(udpPort: udpPort), certificate: certificate,
                            logger: logger)
-        plane.makeTap = { [unowned self] room, publisher in self.makeHLSBranch(room: room, publisher: publisher) }
-        plane.tapFinished = { [unowned self] room, tap, now in
-            guard let branch = tap as? HLSBranch else { return }
-            self.endedHLS[room] = (branch, now + self.hlsSettings.keepAfterEnd)
-        }
+        plane.makeTap = { [hls] room, publisher in Self.makeTap(room: room, publisher: publisher, hls: hls) }
     }
 
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
@@ -76,13 +66,6 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     func tick(now: MonoTime) {
         plane.mediaLoad.sample(cpuNanoseconds: MediaLoadMeter.threadCPUNanoseconds(), viewers: plane.viewerCount, at: now)
         plane.tick(now: now)
-        let deadline = NIODeadline.now()
-        for branch in endedHLS.values { branch.branch.expireWaiters(now: deadline) }
-        for room in plane.rooms.values { (room.tap as? HLSBranch)?.expireWaiters(now: deadline) }
-        if now - lastCleanup >= .seconds(1) {
-            lastCleanup = now
-            endedHLS = endedHLS.filter { $0.value.until > now }
-        }
     }
 
     // MARK: signalling and control (HTTP handlers, through perform)
@@ -125,11 +108,10 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
 
     // MARK: LL-HLS
 
-    /// The LL-HLS branch of a new publisher's stream (H.264 only: what fMP4 here carries).
-    private func makeHLSBranch(room: String, publisher: PublisherSession) -> MediaTap? {
-        guard hlsSettings.enabled, publisher.negotiated.media(of: .video)?.codec.isH264 == true else { return nil }
-        return HLSBranch(room: room, streamID: String(publisher.id.prefix(12)), settings: hlsSettings,
-                         hasAudio: publisher.negotiated.media(of: .audio)?.codec.isOpus == true, rids: publisher.videoRIDs,
-                         loop: loop, logger: logger, statistics: hlsStatistics, recordings: recordings)
+    /// The tap of a new publisher's stream into LL-HLS (H.264 only: what fMP4 here carries).
+    private static func makeTap(room: String, publisher: PublisherSession, hls: HLSService) -> MediaTapRing? {
+        guard hls.settings.enabled, publisher.negotiated.media(of: .video)?.codec.isH264 == true else { return nil }
+        return hls.makeTap(room: room, streamID: String(publisher.id.prefix(12)),
+                           hasAudio: publisher.negotiated.media(of: .audio)?.codec.isOpus == true, rids: publisher.videoRIDs)
     }
 }

@@ -107,7 +107,7 @@ extension HLSBranch {
     }
 
     /// Holds the request for `resource` until `target` is there; then it is served again,
-    /// here on the media loop, and the future carries that answer.
+    /// here on the LL-HLS loop, and the future carries that answer.
     private func wait(for target: Target, _ rendition: HLSRendition?, _ resource: HLSResource,
                       _ request: PlaylistRequest) -> HLSReply {
         if finished { return .notFound("the stream ended") }

@@ -12,14 +12,15 @@ import OnAirWire
 /// into H.264 access units (one ``HLSRendition`` per simulcast layer), transcodes Opus to AAC
 /// once, puts everything on one timeline (``TrackTimeline``, from the sender reports) and
 /// feeds one packager per rendition; serves playlists and parts, holding blocking requests
-/// until they can be answered. Confined to the media event loop.
+/// until they can be answered. Confined to the LL-HLS loop (``HLSService``), which takes its
+/// media from the forwarding loop's ``MediaTapRing``.
 ///
 /// Renditions are cut alike: every packager cuts segments and parts by the same rules from
 /// the same origin, and a rendition that starts late joins at a segment boundary of the
 /// others (``LLHLSPackager/join(originTimestamp:mediaSequence:)``). That needs the layers'
 /// IDRs at the same capture times: our `broadcast` encodes them together, Chromium keys all
 /// layers on one PLI, and the branch asks every layer for a keyframe at once.
-final class HLSBranch: MediaTap {
+final class HLSBranch: MediaTapConsumer {
     let room: String
     /// Names this stream's resources: a new publisher session gets new URLs, so parts and
     /// segments can be cached as immutable.

@@ -1,12 +1,12 @@
 import NIOCore
 
-/// What the media loop answers to one LL-HLS request.
+/// What the LL-HLS loop answers to one LL-HLS request.
 enum HLSReply: Sendable {
     /// Bytes to send now. A ByteBuffer so that one rendered playlist can go to a thousand
     /// released requests without a copy each.
     case content(ByteBuffer, contentType: String, cacheControl: String)
     /// The answer once the awaited part or playlist exists (a blocking playlist reload or a
-    /// hinted part): computed on the media loop the moment the request is released, so the
+    /// hinted part): computed on the LL-HLS loop the moment the request is released, so the
     /// HTTP side needs no second trip there. Fails when the wait times out.
     case wait(EventLoopFuture<HLSReply>)
     case notFound(String)

@@ -21,7 +21,7 @@ public struct HLSSettings: Sendable, Equatable {
     /// directory (``StreamRecorder``); nil records nothing.
     public var recordDirectory: String? = nil
     /// Bytes a recording may have queued for the disk. Above this the recorder drops
-    /// fragments (until the next independent one) instead of ever holding up the media loop.
+    /// fragments (until the next independent one) instead of ever holding up the LL-HLS loop.
     public var recordQueueBytes = 64 * 1024 * 1024
 
     public init() {}

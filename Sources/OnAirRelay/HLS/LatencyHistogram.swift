@@ -1,5 +1,5 @@
 /// Counts of durations in fixed buckets, cumulative as Prometheus histograms are: cheap
-/// enough for the media loop (no allocation, a short scan) and exact at the bucket bounds.
+/// enough for a loop (no allocation, a short scan) and exact at the bucket bounds.
 struct LatencyHistogram: Sendable, Equatable {
     /// Upper bounds in seconds; the last bucket (+Inf) is implied.
     let bounds: [Double]

@@ -20,7 +20,7 @@ final class RecordingFile: @unchecked Sendable {
     let directory: String
     let baseName: String
     let logger: Logger
-    /// Bytes handed to the queue and not yet written (read on the media loop).
+    /// Bytes handed to the queue and not yet written (read on the LL-HLS loop).
     let pendingBytes = Atomic<Int>(0)
     private(set) var path: String?
     private var descriptor: Int32 = -1

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// The one background queue that every recording (``StreamRecorder``) writes on, so that
-/// the media loop never waits for a disk: it only hands over bytes it already has.
+/// the LL-HLS loop never waits for a disk: it only hands over bytes it already has.
 final class RecordingWriter: Sendable {
     let queue = DispatchQueue(label: "onair.hls.recording", qos: .utility)
 

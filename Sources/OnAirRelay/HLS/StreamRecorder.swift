@@ -10,7 +10,7 @@ import OnAirHLS
 /// initialization segment once, then every part's movie fragment as it is published, so
 /// the recording costs no muxing of its own and is playable at every moment.
 ///
-/// Confined to the media loop, which must never wait for the disk: writes go to the
+/// Confined to the LL-HLS loop, which must never wait for the disk: writes go to the
 /// ``RecordingWriter`` queue, bounded by `queueLimit` bytes. When the disk falls behind,
 /// fragments are dropped (and counted) rather than queued without bound, and recording
 /// resumes at the next part that starts with an IDR, so the file never holds P-frames
@@ -75,7 +75,7 @@ final class StreamRecorder {
         dropping = false
         file.pendingBytes.wrappingAdd(size, ordering: .relaxed)
         let file = file
-        let bytes = part.bytes   // shares the packager's storage: no copy on the media loop
+        let bytes = part.bytes   // shares the packager's storage: no copy on the LL-HLS loop
         let time = startsWithKeyframe ? UInt64(part.startTicks) : nil
         writer.queue.async { file.append(bytes, keyframeTime: time) }
         return true

@@ -12,7 +12,7 @@ import NIOHTTPTypes
 /// Answers LL-HLS GETs and HEADs (`/hls/...`) on the connection's event loop, in the HTTP
 /// pipeline ahead of the router. A part that releases a thousand blocking playlist requests then
 /// costs a thousand writes of one shared rendered playlist, not a thousand async handler
-/// resumptions, each with its own hops between the media loop, a task and the channel's
+/// resumptions, each with its own hops between the LL-HLS loop, a task and the channel's
 /// loop (measured: ~30 µs of one core per released request through the router, which is
 /// 30 ms for the last of 1,000; tools/bench/hls/blocking_fanout.py).
 ///
@@ -32,7 +32,7 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let engine: RelayEngine
+    private let hls: HLSService
     private let cors: CORSPolicy
     /// Requests handed to the router whose response has not ended yet.
     private var routerOutstanding = 0
@@ -49,8 +49,8 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var inRead = false
     private var readCompletePending = false
 
-    init(engine: RelayEngine, cors: CORSPolicy) {
-        self.engine = engine
+    init(hls: HLSService, cors: CORSPolicy) {
+        self.hls = hls
         self.cors = cors
     }
 
@@ -137,11 +137,11 @@ final class HLSFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             send(.error(.badRequest, error.reason), to: head, context: context)
             return
         }
-        let engine = engine
+        let hls = hls
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let channelLoop = context.eventLoop
-        engine.loop.execute {
-            let reply = route.reply(from: engine)
+        hls.loop.execute {
+            let reply = route.reply(from: hls)
             channelLoop.execute { bound.value.0.deliver(reply, to: head, context: bound.value.1) }
         }
     }

@@ -4,7 +4,7 @@ import Hummingbird
 import OnAirHLS
 
 /// An LL-HLS request, parsed from its path and query: what ``HLSFastPathHandler`` asks the
-/// engine.
+/// LL-HLS service.
 enum HLSRoute: Sendable, Equatable {
     /// `/hls/{room}/index.m3u8`
     case multivariant(room: String)
@@ -56,12 +56,12 @@ enum HLSRoute: Sendable, Equatable {
         }
     }
 
-    /// Asks the engine (on its loop).
-    func reply(from engine: RelayEngine) -> HLSReply {
+    /// Asks the LL-HLS service (on its loop).
+    func reply(from hls: HLSService) -> HLSReply {
         switch self {
-        case .multivariant(let room): return engine.hlsMultivariant(room: room)
+        case .multivariant(let room): return hls.multivariant(room: room)
         case .resource(let room, let stream, let file, let request):
-            return engine.hlsResource(room: room, stream: stream, name: file, request: request)
+            return hls.resource(room: room, stream: stream, name: file, request: request)
         }
     }
 }

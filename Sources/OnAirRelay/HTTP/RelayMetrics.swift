@@ -67,6 +67,8 @@ final class RelayMetrics: Sendable {
         if let hls {
             gauge("onair_hls_waiting_requests", "Blocking playlist and hinted part requests held", Double(hls.waitingRequests))
             counter("onair_hls_recordings_started_total", [], "Stream recordings started", hls.recordingsStarted)
+            counter("onair_hls_tap_dropped_total", [], "Packets the forwarding loops dropped for LL-HLS because packaging fell behind",
+                    hls.tapDropped)
             counter("onair_hls_recording_fragments_dropped_total", [], "Fragments a recording dropped because the disk fell behind",
                     hls.recordingFragmentsDropped)
         }

@@ -48,7 +48,8 @@ enum RelayRouter {
             return json(try encoder.encode(stream))
         }
         router.get("/metrics") { _, _ -> Response in
-            let (streams, counters, hls) = try await engine.perform { ($0.snapshots(), $0.counters(), $0.hlsCounters()) }
+            let (streams, counters) = try await engine.perform { ($0.snapshots(), $0.counters()) }
+            let hls = try await engine.hls.perform { $0.counters() }
             let text = metrics.render(streams: streams, engine: counters, hls: hls)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: text)))
