@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Part-ready latency: from the datagram that completes a part's last frame arriving on the
 relay's media loop to that part being downloadable (in the packager's store, listed by the
-playlist, answerable to a GET).
+playlist, answerable to a GET), the hand-over to the LL-HLS thread included. Also prints the
+CPU time of each relay thread over the window (/proc/<pid>/task), which shows the forwarding
+loop's share and the LL-HLS thread's.
 
 The relay measures it itself for every part it publishes (HLSBranch: `now` of the datagram
 read that completed the access unit -> after LLHLSPackager.append returned the part; that
-span covers SRTP unprotect, RTP depacketization, AU assembly, the Opus->AAC transcode of
-audio already queued, fMP4 muxing and publication). It is exposed as the Prometheus
+span covers SRTP unprotect, the ring to the LL-HLS thread and its wake-up, RTP depacketization,
+AU assembly, the Opus->AAC transcode of audio already queued, fMP4 muxing and publication). It is exposed as the Prometheus
 histogram `onair_hls_part_ready_seconds` on /metrics and, at --log-level trace, as one
 `HLS part published ... ready_us=...` line per part, which this program reads for exact
 percentiles. Not covered: the kernel's receive queue before the relay's recvmmsg (the
@@ -21,6 +23,7 @@ once for --seconds; optionally the relay is pinned with --relay-core.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -39,6 +42,22 @@ def ready_samples(log: str) -> list[tuple[float, str]]:
             closed = re.search(r"closed_by=(\w+)", line)
             if match:
                 out.append((float(match.group(1)), closed.group(1) if closed else "?"))
+    return out
+
+
+def thread_times(pid: int) -> dict[str, tuple[str, float]]:
+    """utime + stime in seconds of every thread of `pid`, by thread id: (name, seconds)
+    (proc(5): /proc/<pid>/task/<tid>/stat fields 14 and 15, after the parenthesized name)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            text = open(f"/proc/{pid}/task/{tid}/stat").read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        out[tid] = (name, (int(fields[11]) + int(fields[12])) / ticks)
     return out
 
 
@@ -69,7 +88,11 @@ def main() -> int:
             broadcasts.append(Broadcast(args.broadcast_bin, relay.base_url, f"ready-{index}", Relay.TOKEN,
                                         seconds=args.seconds + 5, size=args.size, core=args.broadcast_core,
                                         realtime=args.realtime))
-        time.sleep(args.seconds + 6)
+        time.sleep(3)  # publishers connected, packaging under way
+        threads0, t0 = thread_times(relay.process.pid), time.monotonic()
+        time.sleep(args.seconds)
+        threads1, t1 = thread_times(relay.process.pid), time.monotonic()
+        time.sleep(3)
         with urllib.request.urlopen(f"{relay.base_url}/metrics", timeout=10) as response:
             metrics = response.read().decode()
     finally:
@@ -97,6 +120,10 @@ def main() -> int:
     print(f"/metrics onair_hls_part_ready_seconds: {within} of {total} parts within 10 ms "
           f"({100 * within / max(total, 1):.2f} %)")
     print("buckets (le seconds: cumulative parts): " + ", ".join(f"{le}: {count}" for le, count in buckets))
+    busy = sorted(((threads1[tid][1] - threads0.get(tid, (name, 0.0))[1], name, tid)
+                   for tid, (name, _) in threads1.items()), reverse=True)
+    print(f"relay threads' CPU over {t1 - t0:.1f} s (/proc, % of one core): " + ", ".join(
+        f"{name}[{tid}] {100 * seconds / (t1 - t0):.1f} %" for seconds, name, tid in busy if seconds / (t1 - t0) >= 0.005))
     return 0
 
 
