@@ -11,7 +11,15 @@ struct RTPHeaderLayout: Equatable {
     let sequence: UInt16
     let ssrc: UInt32
 
-    /// Parses the header of the `available` bytes at `packet`.
+    /// A header the caller has read or written already.
+    init(length: Int, sequence: UInt16, ssrc: UInt32) {
+        self.length = length
+        self.sequence = sequence
+        self.ssrc = ssrc
+    }
+
+    /// Parses the header of the `available` bytes at `packet` (for callers that have not:
+    /// the broadcaster, the array API, tests).
     init(_ packet: UnsafeRawPointer, available: Int) throws(SRTPError) {
         guard available >= Self.fixedLength else { throw .tooShort(needed: Self.fixedLength, got: available) }
         let first = packet.load(as: UInt8.self)

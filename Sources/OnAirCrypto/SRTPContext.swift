@@ -52,6 +52,23 @@ public final class SRTPContext: @unchecked Sendable {
     public func protectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         let packet = try Self.base(of: buffer, length: length, spare: profile.rtpOverhead)
         let header = try RTPHeaderLayout(packet, available: length)
+        return try protectRTP(buffer: buffer, length: length, header: header)
+    }
+
+    /// ``protectRTP(buffer:length:)`` of a packet whose header the caller just wrote: it says
+    /// where the header ends (12 octets, CSRCs and extension block included), its sequence
+    /// number and SSRC, so the header is not read again (the relay's per-viewer path).
+    public func protectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, headerLength: Int, sequence: UInt16,
+                           ssrc: UInt32) throws(SRTPError) -> Int {
+        guard headerLength >= RTPHeaderLayout.fixedLength, headerLength <= length else {
+            throw .malformed(reason: "RTP header of \(headerLength) octets in a \(length)-octet packet")
+        }
+        return try protectRTP(buffer: buffer, length: length,
+                              header: RTPHeaderLayout(length: headerLength, sequence: sequence, ssrc: ssrc))
+    }
+
+    private func protectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, header: RTPHeaderLayout) throws(SRTPError) -> Int {
+        let packet = try Self.base(of: buffer, length: length, spare: profile.rtpOverhead)
         let slot = try streams.slotAdding(header.ssrc)
         // Estimating (rather than counting) lets a retransmission of an older packet reuse its
         // own index instead of bumping the ROC (RFC 3711 §3.3.1).
@@ -78,7 +95,23 @@ public final class SRTPContext: @unchecked Sendable {
         guard length >= RTPHeaderLayout.fixedLength + tag else {
             throw .tooShort(needed: RTPHeaderLayout.fixedLength + tag, got: length)
         }
-        let header = try RTPHeaderLayout(packet, available: length - tag)
+        return try unprotectRTP(buffer: buffer, length: length, header: try RTPHeaderLayout(packet, available: length - tag))
+    }
+
+    /// ``unprotectRTP(buffer:length:)`` of a packet whose header (in the clear, RFC 3711
+    /// §3.1) the caller has read already, with the same bound checks: where it ends, its
+    /// sequence number and SSRC. The relay reads it once, for this and for forwarding.
+    public func unprotectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, headerLength: Int, sequence: UInt16,
+                             ssrc: UInt32) throws(SRTPError) -> Int {
+        guard headerLength >= RTPHeaderLayout.fixedLength, headerLength + profile.rtpOverhead <= length else {
+            throw .tooShort(needed: max(headerLength, RTPHeaderLayout.fixedLength) + profile.rtpOverhead, got: length)
+        }
+        return try unprotectRTP(buffer: buffer, length: length,
+                                header: RTPHeaderLayout(length: headerLength, sequence: sequence, ssrc: ssrc))
+    }
+
+    private func unprotectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, header: RTPHeaderLayout) throws(SRTPError) -> Int {
+        let packet = try Self.base(of: buffer, length: length, spare: 0)
         let slot = streams.slot(of: header.ssrc)
         let state = slot.map { streams[$0] } ?? SRTPStreamState(ssrc: header.ssrc)
         let index = SRTPIndexEstimator.estimate(sequence: header.sequence, highest: state.highestRTPIndex)

@@ -31,6 +31,16 @@ public struct RTPPacketView: Sendable, Equatable {
     /// Reads the header of `raw`; nil when it is not a well-formed RTP packet.
     @inline(__always)
     public init?(_ raw: UnsafeRawBufferPointer) {
+        self.init(header: raw)
+        guard removePadding(in: raw) else { return nil }
+    }
+
+    /// Reads the header of `raw` (fixed part, CSRCs, extension block) and leaves the payload
+    /// running to its end, padding included: for a packet whose payload is still encrypted
+    /// (SRTP leaves the header in the clear, RFC 3711 §3.1). ``removePadding(in:)`` finishes
+    /// the view once the payload is decrypted in place. Nil when the header is malformed.
+    @inline(__always)
+    public init?(header raw: UnsafeRawBufferPointer) {
         guard raw.count >= 12, raw[0] >> 6 == 2 else { return nil }
         var offset = 12 + 4 * Int(raw[0] & 0x0F)
         extensionForm = nil
@@ -44,20 +54,31 @@ public struct RTPPacketView: Sendable, Equatable {
             extensionForm = RTPHeaderExtensionForm(profile: profile)
             extensionDataRange = start..<offset
         }
-        var end = raw.count
-        if raw[0] & 0x20 != 0 {
-            guard end > offset else { return nil }
-            let padding = Int(raw[end - 1])
-            guard padding > 0, padding <= end - offset else { return nil }
-            end -= padding
-        }
-        guard offset <= end else { return nil }
+        guard offset <= raw.count else { return nil }
         payloadType = raw[1] & 0x7F
         marker = raw[1] & 0x80 != 0
         sequence = UInt16(raw[2]) << 8 | UInt16(raw[3])
         timestamp = UInt32(raw[4]) << 24 | UInt32(raw[5]) << 16 | UInt32(raw[6]) << 8 | UInt32(raw[7])
         ssrc = UInt32(raw[8]) << 24 | UInt32(raw[9]) << 16 | UInt32(raw[10]) << 8 | UInt32(raw[11])
-        payloadRange = offset..<end
+        payloadRange = offset..<raw.count
+    }
+
+    /// Where the header ends: 12 octets, the CSRCs and the extension block.
+    @inline(__always)
+    public var headerLength: Int { payloadRange.lowerBound }
+
+    /// Takes RFC 3550 §5.1 padding (P bit; the last octet counts the padding octets, itself
+    /// included) off the payload of `raw`, the plain packet this view was read from; false
+    /// when the count does not fit the payload.
+    @inline(__always)
+    public mutating func removePadding(in raw: UnsafeRawBufferPointer) -> Bool {
+        guard raw[0] & 0x20 != 0 else { return true }
+        let end = payloadRange.upperBound
+        guard end > payloadRange.lowerBound, end <= raw.count else { return false }
+        let padding = Int(raw[end - 1])
+        guard padding > 0, padding <= end - payloadRange.lowerBound else { return false }
+        payloadRange = payloadRange.lowerBound..<(end - padding)
+        return true
     }
 
     /// The data of the first RFC 8285 element with `id` in `raw` (the bytes this view was

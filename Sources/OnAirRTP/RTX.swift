@@ -25,11 +25,43 @@ public enum RTX {
         into output: UnsafeMutableRawBufferPointer
     ) throws(WireError) -> Int {
         let osn = try originalSequenceNumber(of: packet, header: header)
-        guard header.payloadOffset + header.payloadLength <= packet.count else {
+        return try unwrap(packet, headerSize: header.payloadOffset, payloadLength: header.payloadLength, osn: osn,
+                          timestamp: header.timestamp, originalSSRC: originalSSRC, originalPayloadType: originalPayloadType,
+                          into: output)
+    }
+
+    /// ``unwrap(_:header:originalSSRC:originalPayloadType:into:)`` of a packet the caller has
+    /// a view of (the relay's forwarding path): returns the original's view, read from the
+    /// RTX packet's rather than from the bytes written.
+    @inline(__always)
+    public static func unwrap(
+        _ packet: UnsafeRawBufferPointer, view: RTPPacketView,
+        originalSSRC: UInt32, originalPayloadType: UInt8,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(WireError) -> RTPPacketView {
+        guard view.payloadRange.count >= 2 else {
+            throw .invalid("RTX packet has no original sequence number (payload of \(view.payloadRange.count) bytes)")
+        }
+        let osn = packet.uint16(at: view.headerLength)
+        let total = try unwrap(packet, headerSize: view.headerLength, payloadLength: view.payloadRange.count, osn: osn,
+                               timestamp: view.timestamp, originalSSRC: originalSSRC, originalPayloadType: originalPayloadType,
+                               into: output)
+        var original = view
+        original.sequence = osn
+        original.ssrc = originalSSRC
+        original.payloadType = originalPayloadType & 0x7F
+        original.payloadRange = view.headerLength..<total
+        return original
+    }
+
+    private static func unwrap(
+        _ packet: UnsafeRawBufferPointer, headerSize: Int, payloadLength: Int, osn: UInt16, timestamp: UInt32,
+        originalSSRC: UInt32, originalPayloadType: UInt8, into output: UnsafeMutableRawBufferPointer
+    ) throws(WireError) -> Int {
+        guard headerSize + payloadLength <= packet.count else {
             throw .invalid("RTP header does not belong to this \(packet.count)-byte packet")
         }
-        let headerSize = header.payloadOffset
-        let total = headerSize + header.payloadLength - 2
+        let total = headerSize + payloadLength - 2
         guard output.count >= total else {
             throw .invalid("output buffer of \(output.count) bytes cannot hold the \(total)-byte original packet")
         }
@@ -38,7 +70,7 @@ public enum RTX {
         UnsafeMutableRawBufferPointer(rebasing: output[headerSize..<total])
             .copyMemory(from: UnsafeRawBufferPointer(rebasing: packet[payloadStart..<(payloadStart + total - headerSize)]))
         output[0] &= ~0x20
-        try RTPPacketRewriter.rewrite(output, ssrc: originalSSRC, sequenceNumber: osn, timestamp: header.timestamp,
+        try RTPPacketRewriter.rewrite(output, ssrc: originalSSRC, sequenceNumber: osn, timestamp: timestamp,
                                       payloadType: originalPayloadType & 0x7F)
         return total
     }

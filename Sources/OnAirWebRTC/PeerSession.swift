@@ -1,5 +1,6 @@
 import OnAirCrypto
 import OnAirDTLS
+import OnAirRTP
 import OnAirSTUN
 import OnAirWire
 
@@ -76,7 +77,8 @@ public final class PeerSession: @unchecked Sendable {
         case .rtp, .rtcp:
             var packet = datagram
             let length = packet.withUnsafeMutableBytes { buffer in
-                unprotect(buffer, length: datagram.count, kind: kind, from: source, now: now)
+                kind == .rtp ? unprotectRTP(buffer, length: datagram.count, from: source, now: now)?.length
+                    : unprotectRTCP(buffer, length: datagram.count, from: source, now: now)
             }
             guard let length else { return }
             packet.removeLast(packet.count - length)
@@ -86,22 +88,45 @@ public final class PeerSession: @unchecked Sendable {
         }
     }
 
-    /// Verifies and decrypts an SRTP or SRTCP datagram (`kind`, RFC 7983) from `source` in
-    /// place, in `buffer[0..<length]`: the media path's way in, allocation-free. Returns the
-    /// RTP or RTCP packet's length, or nil when it is not from a validated pair (RFC 8842 §4)
-    /// or fails authentication or the replay check (RFC 3711 §3.3), counted in ``srtpFailures``;
-    /// the bytes are then unspecified.
+    /// Verifies and decrypts an SRTP datagram from `source` in place, in `buffer[0..<length]`:
+    /// the media path's way in, allocation-free. Its header (in the clear, RFC 3711 §3.1) is
+    /// read once, here, for SRTP and for everything after it. Returns the plain packet's
+    /// length and header view (padding removed), or nil when it is not from a validated pair
+    /// (RFC 8842 §4), is malformed, or fails authentication or the replay check (RFC 3711
+    /// §3.3), counted in ``srtpFailures``; the bytes are then unspecified.
     @inline(__always)
-    public func unprotect(_ buffer: UnsafeMutableRawBufferPointer, length: Int, kind: DatagramKind, from source: TransportAddress,
-                          now: MonoTime) -> Int? {
+    public func unprotectRTP(_ buffer: UnsafeMutableRawBufferPointer, length: Int, from source: TransportAddress,
+                             now: MonoTime) -> (length: Int, view: RTPPacketView)? {
+        guard state != .closed, let inbound, isValidated(source) else { return nil }
+        let tag = inbound.profile.rtpOverhead
+        guard length >= 12 + tag,
+              var view = RTPPacketView(header: UnsafeRawBufferPointer(rebasing: buffer[..<(length - tag)])) else {
+            srtpFailures += 1
+            return nil
+        }
+        let plain: Int
+        do {
+            plain = try inbound.unprotectRTP(buffer: buffer, length: length, headerLength: view.headerLength,
+                                             sequence: view.sequence, ssrc: view.ssrc)
+        } catch {
+            srtpFailures += 1
+            return nil
+        }
+        ice.noteAuthenticatedTraffic(from: source, now: now)
+        let packet = UnsafeRawBufferPointer(rebasing: buffer[..<plain])
+        guard plain == view.payloadRange.upperBound, view.removePadding(in: packet) else { return nil }
+        return (plain, view)
+    }
+
+    /// Verifies and decrypts an SRTCP datagram from `source` in place, in
+    /// `buffer[0..<length]`; returns the RTCP packet's length, or nil (as for RTP).
+    @inline(__always)
+    public func unprotectRTCP(_ buffer: UnsafeMutableRawBufferPointer, length: Int, from source: TransportAddress,
+                              now: MonoTime) -> Int? {
         guard state != .closed, let inbound, isValidated(source) else { return nil }
         let plain: Int
         do {
-            switch kind {
-            case .rtp: plain = try inbound.unprotectRTP(buffer: buffer, length: length)
-            case .rtcp: plain = try inbound.unprotectRTCP(buffer: buffer, length: length)
-            default: return nil
-            }
+            plain = try inbound.unprotectRTCP(buffer: buffer, length: length)
         } catch {
             srtpFailures += 1
             return nil
@@ -153,6 +178,15 @@ public final class PeerSession: @unchecked Sendable {
     public func protectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int) -> Int? {
         guard let outbound else { return nil }
         return try? outbound.protectRTP(buffer: buffer, length: length)
+    }
+
+    /// ``protectRTP(buffer:length:)`` of a packet whose header the caller has just written
+    /// (`headerLength` octets, `sequence`, `ssrc`): the header is not read again.
+    @inline(__always)
+    public func protectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, headerLength: Int, sequence: UInt16,
+                           ssrc: UInt32) -> Int? {
+        guard let outbound else { return nil }
+        return try? outbound.protectRTP(buffer: buffer, length: length, headerLength: headerLength, sequence: sequence, ssrc: ssrc)
     }
 
     /// Protects an RTCP compound packet for sending.

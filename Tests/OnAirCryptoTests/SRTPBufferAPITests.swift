@@ -27,6 +27,35 @@ struct SRTPBufferAPITests {
         #expect(Array(buffer[0..<rtcpLength]) == rtcp)
     }
 
+    @Test("a header the caller read or wrote gives the same SRTP as one read here", arguments: SRTPProfile.allCases)
+    func headerGivenByTheCaller(profile: SRTPProfile) throws {
+        let (readsHeader, receiver) = try SRTPTestPackets.pair(profile)
+        let (givenHeader, _) = try SRTPTestPackets.pair(profile)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1_500, alignment: 16)
+        defer { buffer.deallocate() }
+        for (index, plain) in [SRTPTestPackets.rtp(sequence: 7, ssrc: 0x99, csrcs: [1, 2], extensionWords: [0x1020_3040]),
+                               SRTPTestPackets.rtp(sequence: 8, ssrc: 0x99, payloadLength: 1)].enumerated() {
+            let headerLength = index == 0 ? 12 + 8 + 8 : 12
+            var expected = plain
+            try readsHeader.protectRTP(&expected)
+            buffer.copyBytes(from: plain)
+            let length = try givenHeader.protectRTP(buffer: buffer, length: plain.count, headerLength: headerLength,
+                                                    sequence: UInt16(7 + index), ssrc: 0x99)
+            #expect(Array(buffer[0..<length]) == expected)
+            let plainLength = try receiver.unprotectRTP(buffer: buffer, length: length, headerLength: headerLength,
+                                                        sequence: UInt16(7 + index), ssrc: 0x99)
+            #expect(Array(buffer[0..<plainLength]) == plain)
+        }
+        // A header length that cannot be: refused, never trusted.
+        buffer.copyBytes(from: SRTPTestPackets.rtp(sequence: 9, ssrc: 0x99))
+        #expect(throws: SRTPError.self) {
+            try givenHeader.protectRTP(buffer: buffer, length: 20, headerLength: 21, sequence: 9, ssrc: 0x99)
+        }
+        #expect(throws: SRTPError.self) {
+            try receiver.unprotectRTP(buffer: buffer, length: 20, headerLength: 11, sequence: 9, ssrc: 0x99)
+        }
+    }
+
     @Test(arguments: SRTPProfile.allCases)
     func bufferWithoutRoomForTheTrailerIsRefused(profile: SRTPProfile) throws {
         let (sender, _) = try SRTPTestPackets.pair(profile)

@@ -44,4 +44,35 @@ struct RTPPacketViewTests {
         }
         #expect(Self.view(good) != nil)
     }
+
+    @Test("a header view of a packet, finished once its payload is plain, is the view of the whole packet")
+    func headerThenPadding() throws {
+        let block = try RTPHeaderExtensionBlock(elements: [RTPHeaderExtensionElement(id: 5, data: [9, 9, 9])])
+        let packets = [
+            RTPPacketBuilder(payloadType: 96, sequenceNumber: 9, timestamp: 1, ssrc: 2, csrcs: [4], extensionBlock: block,
+                             paddingLength: 7).build(payload: [1, 2, 3]),
+            RTPPacketBuilder(payloadType: 111, sequenceNumber: 10, timestamp: 3, ssrc: 4).build(payload: [5]),
+            RTPPacketBuilder(payloadType: 96, sequenceNumber: 11, timestamp: 5, ssrc: 6, paddingLength: 2).build(payload: []),
+        ]
+        for packet in packets {
+            try packet.withUnsafeBytes { raw in
+                var header = try #require(RTPPacketView(header: raw))
+                #expect(header.payloadRange.upperBound == raw.count)
+                #expect(header.headerLength == (try RTPHeader(parsing: packet)).payloadOffset)
+                let finished = header.removePadding(in: raw)
+                #expect(finished)
+                #expect(header == RTPPacketView(raw))
+            }
+        }
+        // Padding that does not fit: the header reads, the packet does not.
+        var bad = RTPPacketBuilder(payloadType: 96, sequenceNumber: 1, timestamp: 2, ssrc: 3).build(payload: [1, 2, 3])
+        bad[0] |= 0x20
+        bad[bad.count - 1] = 9
+        bad.withUnsafeBytes { raw in
+            var header = RTPPacketView(header: raw)
+            #expect(header != nil)
+            let finished = header?.removePadding(in: raw)
+            #expect(finished == false)
+        }
+    }
 }

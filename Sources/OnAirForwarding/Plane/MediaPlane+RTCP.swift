@@ -7,7 +7,7 @@ import OnAirWire
 /// publisher.
 extension MediaPlane {
     package func handleRTCP(_ packet: [UInt8], from session: MediaSession, now: MonoTime) {
-        guard let packets = try? RTCPPacket.parseCompound(packet), let room = rooms[session.room] else { return }
+        guard let packets = try? RTCPPacket.parseCompound(packet), let room = session.hub else { return }
         if let publisher = session as? PublisherSession {
             for case .senderReport(let report) in packets {
                 publisher.senderReports[report.ssrc] = (report, now)

@@ -88,6 +88,7 @@ extension MediaPlane {
             session = viewer
         }
         rooms[roomID] = room
+        session.hub = room
         sessions[session.id] = session
         sessionsByUfrag[credentials.ufrag] = session
         return SessionCreated(sessionID: session.id, room: roomID, kind: kind, answerSDP: answer.serialize(), etag: session.etag)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import OnAirCrypto
 import OnAirDTLS
+import OnAirRTP
 import OnAirWebRTC
 import OnAirWire
 
@@ -80,12 +81,13 @@ package final class MediaPlane {
         if inbound.freeSlots < 2 { fanOutPending(now: now) }
         guard let slot = inbound.nextSlot() else { return }
         UnsafeMutableRawBufferPointer(rebasing: slot[..<datagram.count]).copyMemory(from: datagram)
-        guard let length = session.peer.unprotect(slot, length: datagram.count, kind: kind, from: address, now: now) else { return }
-        let packet = UnsafeRawBufferPointer(rebasing: slot[..<length])
         if kind == .rtcp {
-            handleRTCP(Array(packet), from: session, now: now)
+            guard let length = session.peer.unprotectRTCP(slot, length: datagram.count, from: address, now: now) else { return }
+            handleRTCP(Array(UnsafeRawBufferPointer(rebasing: slot[..<length])), from: session, now: now)
         } else {
-            receiveRTP(packet, from: session, now: now)
+            // The header is read once, here, for SRTP and for every stage after it.
+            guard let (length, view) = session.peer.unprotectRTP(slot, length: datagram.count, from: address, now: now) else { return }
+            receiveRTP(UnsafeRawBufferPointer(rebasing: slot[..<length]), view: view, from: session, now: now)
         }
     }
 
@@ -109,10 +111,9 @@ package final class MediaPlane {
 
     /// A decrypted publisher packet (in the slot ``InboundPacketSlab/nextSlot()`` gave): into
     /// its room's fan-out, keeping the slot until the end of the read batch.
-    private func receiveRTP(_ packet: UnsafeRawBufferPointer, from session: MediaSession, now: MonoTime) {
-        guard let publisher = session as? PublisherSession, let room = rooms[session.room],
-              room.publisher === publisher else { return }
-        room.forward(packet, from: publisher, now: now, sender: sender, slab: inbound)
+    private func receiveRTP(_ packet: UnsafeRawBufferPointer, view: RTPPacketView, from session: MediaSession, now: MonoTime) {
+        guard let publisher = session as? PublisherSession, let room = publisher.hub, room.publisher === publisher else { return }
+        room.forward(packet, view: view, from: publisher, now: now, sender: sender, slab: inbound)
         if !room.awaitingFanOut && !room.pendingPackets.isEmpty {
             room.awaitingFanOut = true
             roomsAwaitingFanOut.append(room)
@@ -240,7 +241,8 @@ package final class MediaPlane {
         if let address = session.destination?.address, sessionsByAddress[address] === session {
             sessionsByAddress[address] = nil
         }
-        guard let room = rooms[session.room] else { return }
+        guard let room = session.hub else { return }
+        session.hub = nil
         if let publisher = session as? PublisherSession, room.publisher === publisher {
             room.publisher = nil
             let duration = room.startedAt.map { (now - $0.mono).seconds } ?? 0

@@ -159,7 +159,8 @@ extension Room {
             UnsafeMutableRawBufferPointer(rebasing: slot[headerLength..<(headerLength + payload.count)]).copyMemory(from: payload)
         }
         if padding > 0 { Self.writePadding(into: slot, count: padding, endingAt: length) }
-        guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length) else {
+        guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length, headerLength: headerLength,
+                                                           sequence: sequence, ssrc: ssrc) else {
             viewer.packetsDropped += 1
             return nil
         }

@@ -75,18 +75,19 @@ package final class Room {
     ///
     /// `raw` lies in the slot `slab` gave last; a packet queued for the fan-out keeps it.
     /// The caller leaves a second slot free for the original an RTX packet carries.
-    package func forward(_ raw: UnsafeRawBufferPointer, from publisher: PublisherSession, now: MonoTime, sender: any DatagramSink,
-                         slab: InboundPacketSlab, isRetransmission: Bool = false) {
-        if let recovered = admit(raw, from: publisher, now: now, sender: sender, slab: slab, isRetransmission: isRetransmission) {
-            forward(recovered, from: publisher, now: now, sender: sender, slab: slab, isRetransmission: true)
+    package func forward(_ raw: UnsafeRawBufferPointer, view: RTPPacketView, from publisher: PublisherSession, now: MonoTime,
+                         sender: any DatagramSink, slab: InboundPacketSlab, isRetransmission: Bool = false) {
+        if let recovered = admit(raw, view: view, from: publisher, now: now, sender: sender, slab: slab,
+                                 isRetransmission: isRetransmission) {
+            forward(recovered.raw, view: recovered.view, from: publisher, now: now, sender: sender, slab: slab, isRetransmission: true)
         }
     }
 
     /// ``forward``'s work for one packet; returns the original an RTX packet carried.
     @inline(__always)
-    private func admit(_ raw: UnsafeRawBufferPointer, from publisher: PublisherSession, now: MonoTime, sender: any DatagramSink,
-                       slab: InboundPacketSlab, isRetransmission: Bool) -> UnsafeRawBufferPointer? {
-        guard let view = RTPPacketView(raw) else { return nil }
+    private func admit(_ raw: UnsafeRawBufferPointer, view: RTPPacketView, from publisher: PublisherSession, now: MonoTime,
+                       sender: any DatagramSink, slab: InboundPacketSlab, isRetransmission: Bool)
+        -> (raw: UnsafeRawBufferPointer, view: RTPPacketView)? {
         // Every packet counts for transport-cc, bandwidth probes (RTX, padding) above all:
         // unreported probes would read as loss and keep the publisher's bitrate down.
         if !isRetransmission, let id = publisher.transportSequenceExtensionID,
@@ -99,7 +100,7 @@ package final class Room {
             if view.payloadType == publisher.repair?.rtxPayloadType {
                 slab.keep()  // the RTX packet stays readable while its original is written
                 guard let slot = slab.nextSlot() else { return nil }
-                return Self.recoverOriginal(of: raw, from: publisher, into: slot)
+                return Self.recoverOriginal(of: raw, view: view, from: publisher, into: slot)
             }
             return nil  // FEC or an unnegotiated payload type: not forwarded
         }

@@ -8,6 +8,9 @@ import OnAirWire
 package class MediaSession {
     package let id: String
     package let room: String
+    /// The room it is in, held directly (the per-packet path looks nothing up by name);
+    /// cleared when the session ends, which breaks the room's reference back.
+    package var hub: Room?
     package let kind: SessionKind
     package let peer: PeerSession
     package let negotiated: NegotiatedSession

@@ -6,28 +6,27 @@ import OnAirWire
 extension Room {
     /// The original packet carried by an RTX packet of one of the video layers, or nil (a
     /// padding-only probe, a repair of an unknown source, a malformed packet).
-    package static func recoverOriginal(of raw: UnsafeRawBufferPointer, from publisher: PublisherSession,
-                                        into output: UnsafeMutableRawBufferPointer) -> UnsafeRawBufferPointer? {
-        guard publisher.repair != nil, let payloadType = publisher.videoPayloadType,
-              let header = try? RTPHeader(parsing: raw) else { return nil }
+    package static func recoverOriginal(of raw: UnsafeRawBufferPointer, view: RTPPacketView, from publisher: PublisherSession,
+                                        into output: UnsafeMutableRawBufferPointer) -> (raw: UnsafeRawBufferPointer, view: RTPPacketView)? {
+        guard publisher.repair != nil, let payloadType = publisher.videoPayloadType else { return nil }
         publisher.repair?.rtxPackets &+= 1
-        guard header.payloadLength >= 2,
-              let media = mediaSource(ofRTX: header.ssrc, in: raw, header: header, publisher: publisher),
-              publisher.videoLayer(ssrc: media) != nil else { return nil }
-        guard let length = try? RTX.unwrap(raw, header: header, originalSSRC: media, originalPayloadType: payloadType,
-                                           into: output) else { return nil }
-        return UnsafeRawBufferPointer(rebasing: output[..<length])
+        guard view.payloadRange.count >= 2,
+              let media = mediaSource(ofRTX: view.ssrc, in: raw, view: view, publisher: publisher),
+              publisher.videoLayer(ssrc: media) != nil,
+              let original = try? RTX.unwrap(raw, view: view, originalSSRC: media, originalPayloadType: payloadType, into: output)
+        else { return nil }
+        return (UnsafeRawBufferPointer(rebasing: output[..<original.payloadRange.upperBound]), original)
     }
 
     /// RFC 4588 §8.3: the FID group, else the repaired rid (RFC 8852 §3.2), else, for a
     /// publisher with one video source, that source. Learnt once per RTX SSRC.
-    private static func mediaSource(ofRTX ssrc: UInt32, in raw: UnsafeRawBufferPointer, header: RTPHeader,
+    private static func mediaSource(ofRTX ssrc: UInt32, in raw: UnsafeRawBufferPointer, view: RTPPacketView,
                                     publisher: PublisherSession) -> UInt32? {
         guard let repair = publisher.repair else { return nil }
         if let known = repair.rtxSources[ssrc] { return known }
         let media: UInt32?
         if let id = repair.repairedRIDExtensionID {
-            guard let range = try? RTPHeaderExtensionWalker.find(id: id, in: raw, header: header) else { return nil }
+            guard let range = view.extensionElement(id: id, in: raw) else { return nil }
             let rid = String(decoding: UnsafeRawBufferPointer(rebasing: raw[range]), as: UTF8.self)
             guard let rank = publisher.videoRIDs.firstIndex(of: rid) else { return nil }
             media = publisher.videoRanks.first { $0.value == rank }?.key

@@ -88,6 +88,20 @@ private func checkRTX(_ packet: [UInt8], header: RTPHeader) {
     var expected = Array(packet[0..<(header.payloadOffset + header.payloadLength)])
     expected[0] &= ~0x20
     fuzzCheck(unwrapped == expected, "RTX unwrap(wrap(p)) != p without padding")
+    // The forwarding path's unwrap reads the RTX packet's view and returns the original's.
+    guard let view = wrapped.withUnsafeBytes({ RTPPacketView($0) }) else {
+        fuzzCheck(false, "the view refused an RTX packet RTX.wrap made"); return
+    }
+    var output = [UInt8](repeating: 0, count: wrapped.count)
+    let original = wrapped.withUnsafeBytes { input in
+        output.withUnsafeMutableBytes { out in
+            try? RTX.unwrap(input, view: view, originalSSRC: header.ssrc, originalPayloadType: header.payloadType, into: out)
+        }
+    }
+    guard let original else { fuzzCheck(false, "the view-based RTX unwrap threw where the other did not"); return }
+    let written = Array(output[0..<original.payloadRange.upperBound])
+    fuzzCheck(written == expected, "the view-based RTX unwrap wrote another packet")
+    fuzzCheck(written.withUnsafeBytes { RTPPacketView($0) } == original, "the returned view is not the view of what was written")
 }
 
 private func checkFieldRewriters(_ packet: [UInt8], header: RTPHeader) {
@@ -122,11 +136,16 @@ private func checkNACKGenerator(_ packet: [UInt8]) {
     }
 }
 
-/// The forwarding path's view reads what the general parser reads, elements included.
+/// The forwarding path's view reads what the general parser reads, elements included; read
+/// as SRTP reads it (the header first, the padding once the payload is plain), the same.
 private func checkView(_ view: RTPPacketView?, _ packet: [UInt8], header: RTPHeader) {
     guard let view else {
         fuzzCheck(false, "the forwarding view refused a packet the header parser read")
         return
+    }
+    packet.withUnsafeBytes { raw in
+        var inTwoSteps = RTPPacketView(header: raw)
+        fuzzCheck(inTwoSteps?.removePadding(in: raw) == true && inTwoSteps == view, "header view plus padding differs from the view")
     }
     fuzzCheck(view.payloadType == header.payloadType && view.marker == header.marker && view.sequence == header.sequenceNumber
               && view.timestamp == header.timestamp && view.ssrc == header.ssrc, "view and header read other fields")
