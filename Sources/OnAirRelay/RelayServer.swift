@@ -7,9 +7,9 @@ import OnAirDTLS
 import OnAirHTTP
 import ServiceLifecycle
 
-/// Wires the relay together: the UDP media plane (one socket, one event loop, the
-/// ``RelayEngine``) and the HTTP signalling/API server, run as services with graceful
-/// shutdown on SIGTERM/SIGINT.
+/// Wires the relay together: the media workers (``MediaWorkers``: a UDP socket, an event
+/// loop and a ``RelayEngine`` each), the LL-HLS thread (``HLSService``) and the HTTP
+/// signalling/API server, run as services with graceful shutdown on SIGTERM/SIGINT.
 public struct RelayServer: Sendable {
     public let config: RelayConfig
     public let logger: Logger
@@ -19,8 +19,8 @@ public struct RelayServer: Sendable {
         self.logger = logger
     }
 
-    /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP and UDP ports.
-    public func run(onReady: @escaping @Sendable (_ httpPort: Int, _ udpPort: Int) -> Void = { _, _ in }) async throws {
+    /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP port and each media worker's UDP port.
+    public func run(onReady: @escaping @Sendable (_ httpPort: Int, _ udpPorts: [Int]) -> Void = { _, _ in }) async throws {
         // Webhooks (issue 5): open the outbox first, so that streams a crash left live are
         // ended (relay_shutdown) before the engine can start new ones.
         let webhooks = try await WebhookService.open(config: config.webhooks, relayID: config.http.publicURL, logger: logger)
@@ -29,21 +29,17 @@ public struct RelayServer: Sendable {
             logger.info("recording every stream to \(directory)")
         }
         let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay", validity: .seconds(30 * 86_400))
-        let socket = try UDPMediaSocket(host: config.media.bind, port: config.media.udpPort)
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let hls = try await HLSService.start(settings: config.hls, logger: logger)
-        let engine = RelayEngine(loop: loop, sender: socket.sender, udpPort: socket.localPort,
-                                 config: config, certificate: certificate, hls: hls, logger: logger)
-        engine.lifecycleObserver = webhooks.observer  // webhooks: before any session can connect
-        try await socket.start(on: loop, receiver: engine)
-        engine.startTimers()
+        let workers = try MediaWorkers(config: config, certificate: certificate, hls: hls, logger: logger)
+        try await workers.start(lifecycleObserver: webhooks.observer)  // webhooks: before any session can connect
+        logger.info("media workers: \(workers.engines.count), UDP ports \(workers.udpPorts.map(String.init).joined(separator: ", "))")
 
         if config.publishToken(for: "any") == nil && config.rooms.isEmpty && !isLoopback(config.http.host) {
             logger.warning("publishing is open to anyone who can reach \(config.http.host): set auth.publish_token")
         }
 
-        let router = RelayRouter.build(engine: engine, config: config, logger: logger, webhooks: webhooks)
-        let udpPort = socket.localPort
+        let router = RelayRouter.build(workers: workers, config: config, logger: logger, webhooks: webhooks)
+        let udpPorts = workers.udpPorts
         let app = Application(
             router: router,
             // Request head and idle timeouts (http.request_head_timeout_seconds, idle_timeout_seconds).
@@ -55,11 +51,11 @@ public struct RelayServer: Sendable {
             },
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir"),
             onServerRunning: { channel in
-                onReady(channel.localAddress?.port ?? 0, udpPort)
+                onReady(channel.localAddress?.port ?? 0, udpPorts)
             },
             logger: logger
         )
-        let media = MediaPlaneService(engine: engine, socket: socket, logger: logger)
+        let media = MediaPlaneService(workers: workers, logger: logger)
         let group = ServiceGroup(configuration: .init(
             // webhooks first: shut down last, after the media plane has ended every stream.
             services: [.init(service: webhooks), .init(service: media), .init(service: app)],
@@ -74,17 +70,16 @@ public struct RelayServer: Sendable {
 }
 
 /// Keeps the media plane alive until graceful shutdown, then ends every stream (with reason
-/// `relay_shutdown`) and closes the socket.
+/// `relay_shutdown`) and closes the sockets.
 struct MediaPlaneService: Service {
-    let engine: RelayEngine
-    let socket: UDPMediaSocket
+    let workers: MediaWorkers
     let logger: Logger
 
     func run() async throws {
         try? await gracefulShutdown()
         logger.info("shutting down: ending all sessions")
-        try? await engine.perform { $0.shutdown() }
-        await engine.hls.stop()  // the streams just ended: their recordings are closed after this
-        await socket.close()
+        await workers.shutdown()
+        await workers.hls.stop()  // the streams just ended: their recordings are closed after this
+        await workers.close()
     }
 }

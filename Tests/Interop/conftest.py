@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import REPO, ManagedProcess, ProcessGroup, free_port, refpeer_bin, wait_for_tcp
+from harness import REPO, ManagedProcess, ProcessGroup, free_port, free_udp_range, refpeer_bin, wait_for_tcp
 from pg import ThrowawayPostgres, new_dir
 
 TARGET = os.environ.get("ONAIR_INTEROP_TARGET", "onair").strip().lower()
@@ -91,7 +91,8 @@ def launch_relay(target: str, procs: ProcessGroup, workdir: Path, extra_env: dic
 
     binary = Path(os.environ.get("ONAIR_RELAY_BIN", str(REPO / ".build" / "debug" / "relay"))).resolve()
     _require_binary(binary, "run `swift build` in the repo, or set ONAIR_RELAY_BIN")
-    udp_port = ports[1] if ports else free_port(socket.SOCK_DGRAM)
+    # One port per media worker from ONAIR_UDP_PORT up (a worker per core by default).
+    udp_port = ports[1] if ports else free_udp_range(int((extra_env or {}).get("ONAIR_MEDIA_WORKERS") or 0) or None)
     # `relay serve` on loopback defaults; ports and the publish token come in as ONAIR_*
     # environment variables (documented in config/relay.yaml).
     argv = [*(["ip", "netns", "exec", netns] if netns else []), str(binary), "serve", "--log-level", "debug"]

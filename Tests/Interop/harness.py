@@ -61,6 +61,30 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return s.getsockname()[1]
 
 
+def free_udp_range(count: int | None = None) -> int:
+    """The first of `count` consecutive UDP ports free on 127.0.0.1 right now: the relay's
+    media workers listen on ONAIR_UDP_PORT + i. `count` defaults to the cores this process may
+    use (the relay's default number of workers)."""
+    count = count or len(os.sched_getaffinity(0))
+    for _ in range(100):
+        first = free_port(socket.SOCK_DGRAM)
+        if first + count > 65535:
+            continue
+        held = []
+        try:
+            for port in range(first, first + count):
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                held.append(s)
+                s.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+        finally:
+            for s in held:
+                s.close()
+    raise RuntimeError(f"no {count} consecutive free UDP ports")
+
+
 def free_ports(count: int, kind: int = socket.SOCK_STREAM) -> list[int]:
     """`count` distinct free ports (held open together so they differ)."""
     sockets = []

@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from conftest import TARGET, Relay, launch_relay
-from harness import ProcessGroup, free_port, start_peer
+from harness import ProcessGroup, free_port, free_udp_range, start_peer
 from test_aiortc_whip_whep import aiortc_offer
 from test_aiortc_whip_whep import http as raw_http
 from test_chat import launch_chat
@@ -59,7 +59,7 @@ def cluster_relay(procs: ProcessGroup, tmp_path: Path, database: str, label: str
                   ports: tuple[int, int] | None = None, name: str | None = None) -> tuple[Relay, dict, tuple[int, int]]:
     """Relay `label` on `database`, its public URL its own base URL. Returns the relay, its env and
     its ports (to restart it where it was)."""
-    ports = ports or (free_port(socket.SOCK_STREAM), free_port(socket.SOCK_DGRAM))
+    ports = ports or (free_port(socket.SOCK_STREAM), free_udp_range())
     workdir = tmp_path / f"relay-{label}"
     workdir.mkdir(exist_ok=True)
     env = {"ONAIR_DATABASE": database, "ONAIR_PUBLIC_URL": f"http://127.0.0.1:{ports[0]}",

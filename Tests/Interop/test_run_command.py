@@ -22,7 +22,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from harness import REPO, free_port, free_ports
+from harness import REPO, free_port, free_ports, free_udp_range
 
 ROOM = "42"
 
@@ -58,7 +58,7 @@ def test_ctrl_c_in_a_terminal_ends_the_stream_and_closes_the_chat_room(tmp_path:
     if not (REPO / ".build/debug/relay").exists():
         pytest.skip("no debug build (.build/debug/relay)")
     http_port, chat_port = free_ports(2)
-    udp_port = free_port(socket.SOCK_DGRAM)
+    udp_port = free_udp_range()
     run_dir = tmp_path / "run"
     env = dict(os.environ, ONAIR_RUN_CONFIG="debug", ONAIR_RUN_DIR=str(run_dir), ONAIR_HTTP_PORT=str(http_port),
                ONAIR_CHAT_PORT=str(chat_port), ONAIR_UDP_PORT=str(udp_port))

@@ -10,6 +10,8 @@ package final class CapturingSink: DatagramSink {
     package static let capacity = 8_192
     private let slots = UnsafeMutableRawBufferPointer.allocate(byteCount: slotSize * capacity, alignment: 16)
     private var queued: [(length: Int, to: TransportAddress)] = []
+    /// Datagrams the plane built in place (media and RTCP it forwards), since the start.
+    package private(set) var committed = 0
 
     package init() { queued.reserveCapacity(Self.capacity) }
 
@@ -25,6 +27,7 @@ package final class CapturingSink: DatagramSink {
     }
 
     package func commit(length: Int, to destination: DatagramDestination) {
+        committed += 1
         queued.append((length, destination.address))
     }
 

@@ -42,7 +42,7 @@ struct HLSFastPathTests {
         let relay = try await TestRelay.start()
         let portPromise = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Int.self)
         let app = Application(
-            router: RelayRouter.build(engine: relay.engine, config: relay.config, logger: relay.logger),
+            router: RelayRouter.build(workers: relay.workers, config: relay.config, logger: relay.logger),
             server: .http1(configuration: .init(additionalChannelHandlers: [
                 HLSFastPathHandler(hls: relay.engine.hls, cors: CORSPolicy(allowedOrigins: ["*"], requestHeaders: [])),
             ])),

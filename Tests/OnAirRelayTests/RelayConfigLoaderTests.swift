@@ -46,6 +46,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
             media:
               bind: 0.0.0.0
               udp_port: 0
+              workers: 3
               advertised_addresses: [192.0.2.10, "2001:db8::1"]
               consent_timeout_seconds: 7.5
               retransmit_cache_size: 2048
@@ -74,7 +75,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
         #expect(config.http.host == "0.0.0.0" && config.http.port == 9090)
         #expect(config.http.corsOrigins == ["https://a.example", "https://b.example"])
         #expect(config.http.publicURL == "https://live.example.org")
-        #expect(config.media.bind == "0.0.0.0" && config.media.udpPort == 0)
+        #expect(config.media.bind == "0.0.0.0" && config.media.udpPort == 0 && config.media.workers == 3)
         #expect(config.media.advertisedAddresses == ["192.0.2.10", "2001:db8::1"])
         #expect(config.candidateAddresses == ["192.0.2.10", "2001:db8::1"])
         #expect(config.media.consentTimeoutSeconds == 7.5 && config.media.retransmitCacheSize == 2048)
@@ -150,6 +151,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
             "ONAIR_PUBLIC_URL": "https://x.example",
             "ONAIR_MEDIA_BIND": "0.0.0.0",
             "ONAIR_UDP_PORT": "0",
+            "ONAIR_MEDIA_WORKERS": "3",
             "ONAIR_ADVERTISED_ADDRESSES": " 192.0.2.1, 192.0.2.2 ,,",
             "ONAIR_CONSENT_TIMEOUT": "2.5",
             "ONAIR_PUBLISH_TOKEN": "p",
@@ -160,7 +162,7 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
             "ONAIR_MAX_MEDIA_LOAD": "1",
         ])
         #expect(config.http.host == "0.0.0.0" && config.http.port == 9000 && config.http.publicURL == "https://x.example")
-        #expect(config.media.bind == "0.0.0.0" && config.media.udpPort == 0)
+        #expect(config.media.bind == "0.0.0.0" && config.media.udpPort == 0 && config.media.workers == 3)
         #expect(config.media.advertisedAddresses == ["192.0.2.1", "192.0.2.2"])
         #expect(config.media.consentTimeoutSeconds == 2.5)
         #expect(config.auth.publishToken == "p" && config.auth.viewerToken == "v" && config.auth.adminToken == "a")

@@ -14,47 +14,45 @@ import Testing
 /// (`.router`) or through a real HTTP server on a free port (`.live`).
 final class TestRelay: Sendable {
     let config: RelayConfig
-    let engine: RelayEngine
-    let socket: UDPMediaSocket
+    let workers: MediaWorkers
     let certificate: DTLSCertificate
     let logger: Logger
 
-    var udpPort: Int { socket.localPort }
+    /// The first worker's engine (every room lives there with `media.workers: 1`, the default here).
+    var engine: RelayEngine { workers.engines[0] }
+    var udpPort: Int { workers.udpPorts[0] }
 
-    private init(config: RelayConfig, engine: RelayEngine, socket: UDPMediaSocket, certificate: DTLSCertificate, logger: Logger) {
+    private init(config: RelayConfig, workers: MediaWorkers, certificate: DTLSCertificate, logger: Logger) {
         self.config = config
-        self.engine = engine
-        self.socket = socket
+        self.workers = workers
         self.certificate = certificate
         self.logger = logger
     }
 
-    /// Starts the media plane with the defaults changed by `configure` (the UDP port is always 0).
+    /// Starts the media plane with the defaults changed by `configure` (the UDP port is always
+    /// 0; one media worker unless `configure` asks for more).
     static func start(_ configure: (inout RelayConfig) -> Void = { _ in }) async throws -> TestRelay {
         var config = RelayConfig()
+        config.media.workers = 1
         configure(&config)
         config.media.bind = "127.0.0.1"
         config.media.udpPort = 0
         let logger = Logger(label: "relaytests", factory: { _ in SwiftLogNoOpLogHandler() })
         let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay tests", validity: .seconds(86_400))
-        let socket = try UDPMediaSocket(host: config.media.bind, port: config.media.udpPort)
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let hls = try await HLSService.start(settings: config.hls, logger: logger)
-        let engine = RelayEngine(loop: loop, sender: socket.sender, udpPort: socket.localPort,
-                                 config: config, certificate: certificate, hls: hls, logger: logger)
-        try await socket.start(on: loop, receiver: engine)
-        engine.startTimers()
-        return TestRelay(config: config, engine: engine, socket: socket, certificate: certificate, logger: logger)
+        let workers = try MediaWorkers(config: config, certificate: certificate, hls: hls, logger: logger)
+        try await workers.start(lifecycleObserver: nil)
+        return TestRelay(config: config, workers: workers, certificate: certificate, logger: logger)
     }
 
     func stop() async {
-        try? await engine.perform { $0.shutdown() }
-        await engine.hls.stop()
-        await socket.close()
+        await workers.shutdown()
+        await workers.hls.stop()
+        await workers.close()
     }
 
     func application(port: Int = 0) -> some ApplicationProtocol {
-        Application(router: RelayRouter.build(engine: engine, config: config, logger: logger),
+        Application(router: RelayRouter.build(workers: workers, config: config, logger: logger),
                     configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "OnAir"),
                     logger: logger)
     }

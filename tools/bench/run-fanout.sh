@@ -23,4 +23,7 @@ if [ -n "$pion" ] && [ ! -x "$pion" ]; then
         pion=""
     fi
 fi
-exec "$scratch/release/fanout-bench" --relay-bin "$scratch/release/relay" --pion-bin "$pion" "$@"
+# One media worker: the figures stay comparable with Pion's one process and with earlier runs
+# (a room lives on one worker whatever their number).
+exec "$scratch/release/fanout-bench" --relay-bin "$scratch/release/relay" --pion-bin "$pion" \
+    --relay-env ONAIR_MEDIA_WORKERS=1 "$@"

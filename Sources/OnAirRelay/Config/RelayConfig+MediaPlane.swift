@@ -1,3 +1,4 @@
+import NIOCore
 import OnAirForwarding
 
 extension RelayConfig {
@@ -15,4 +16,9 @@ extension RelayConfig {
         settings.udpPort = udpPort
         return settings
     }
+}
+
+extension RelayConfig.Media {
+    /// The media workers to start: ``workers``, or one per core this process may use.
+    public var workerCount: Int { workers ?? System.coreCount }
 }

@@ -53,10 +53,14 @@ public struct RelayConfig: Codable, Sendable, Equatable {
     }
 
     public struct Media: Codable, Sendable, Equatable {
-        /// Address the single UDP media socket binds to.
+        /// Address the UDP media sockets bind to.
         public var bind = "127.0.0.1"
-        /// The one UDP port that every WebRTC session shares (RFC 7983 demux).
+        /// The first media worker's UDP port; worker `i` listens on `udpPort + i`. The sessions
+        /// of a worker share its port (RFC 7983 demux). 0: each worker its own ephemeral port.
         public var udpPort = 10_000
+        /// Media workers (event loops, each with its own UDP socket); nil: one per core this
+        /// process may use. 1 keeps everything on one loop.
+        public var workers: Int? = nil
         /// Addresses put into ICE candidates. Empty means the bind address.
         public var advertisedAddresses: [String] = []
         /// A peer with no valid STUN, DTLS or SRTP traffic for this long is gone (RFC 7675).
@@ -72,6 +76,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
             let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
             bind = try c.value(.bind, default: bind)
             udpPort = try c.value(.udpPort, default: udpPort)
+            workers = try c.value(.workers, default: workers)
             advertisedAddresses = try c.value(.advertisedAddresses, default: advertisedAddresses)
             consentTimeoutSeconds = try c.value(.consentTimeoutSeconds, default: consentTimeoutSeconds)
             retransmitCacheSize = try c.value(.retransmitCacheSize, default: retransmitCacheSize)
@@ -79,7 +84,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case bind, udpPort = "udp_port", advertisedAddresses = "advertised_addresses"
+            case bind, udpPort = "udp_port", workers, advertisedAddresses = "advertised_addresses"
             case consentTimeoutSeconds = "consent_timeout_seconds", retransmitCacheSize = "retransmit_cache_size"
             case maxPublishBitrate = "max_publish_bitrate"
         }

@@ -60,6 +60,7 @@ public enum RelayConfigLoader {
         if let v = env["ONAIR_PUBLIC_URL"] { config.http.publicURL = v }
         if let v = env["ONAIR_MEDIA_BIND"] { config.media.bind = v }
         if let v = try int("ONAIR_UDP_PORT") { config.media.udpPort = v }
+        if let v = try int("ONAIR_MEDIA_WORKERS") { config.media.workers = v }
         if let v = list("ONAIR_ADVERTISED_ADDRESSES") { config.media.advertisedAddresses = v }
         if let v = try double("ONAIR_CONSENT_TIMEOUT") { config.media.consentTimeoutSeconds = v }
         if let v = env["ONAIR_PUBLISH_TOKEN"] { config.auth.publishToken = v }
@@ -122,6 +123,12 @@ public enum RelayConfigLoader {
     static func validate(_ config: RelayConfig) throws(Problem) {
         guard (1...65535).contains(config.http.port) else { throw Problem(description: "http.port \(config.http.port) is not a port (1-65535)") }
         guard (0...65535).contains(config.media.udpPort) else { throw Problem(description: "media.udp_port \(config.media.udpPort) is not a port") }
+        if let workers = config.media.workers {
+            guard (1...256).contains(workers) else { throw Problem(description: "media.workers must be 1 to 256 (or left out: one per core)") }
+        }
+        guard config.media.udpPort == 0 || config.media.udpPort + config.media.workerCount - 1 <= 65535 else {
+            throw Problem(description: "media.udp_port \(config.media.udpPort) + \(config.media.workerCount) workers runs past port 65535")
+        }
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
         let hold = 3 * config.hls.segmentTarget.seconds  // the longest blocking LL-HLS playlist request
         guard config.http.idleTimeoutSeconds <= 0 || config.http.idleTimeoutSeconds > hold else {

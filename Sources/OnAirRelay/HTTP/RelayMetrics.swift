@@ -7,8 +7,10 @@ final class RelayMetrics: Sendable {
     // A fresh registry per scrape: rooms come and go, and a room that ended must not keep
     // reporting its last values. Scrapes are rare (seconds apart), so building it is cheap.
 
-    /// Renders the text format (version 0.0.4) for the given state.
-    func render(streams: [StreamSnapshot], engine: EngineCounters, hls: HLSCounters? = nil) -> [UInt8] {
+    /// Renders the text format (version 0.0.4) for the given state; `workers`: each media
+    /// worker's counters, in worker order (summed, the loads at their busiest, and per worker).
+    func render(streams: [StreamSnapshot], workers: [EngineCounters], hls: HLSCounters? = nil) -> [UInt8] {
+        let engine = EngineCounters(summing: workers)
         let registry = PrometheusCollectorRegistry()
         func counter(_ name: String, _ labels: [(String, String)], _ help: String, _ value: UInt64) {
             registry.makeCounter(descriptor: Self.descriptor(name, help), labels: labels).increment(by: Int64(clamping: value))
@@ -53,7 +55,14 @@ final class RelayMetrics: Sendable {
             }
         }
         gauge("onair_sessions", "WebRTC sessions (publishers + viewers)", Double(engine.sessions))
-        gauge("onair_media_loop_load", "Share of its core the media loop was busy over the last second", engine.mediaLoad)
+        for (index, worker) in workers.enumerated() {
+            let labels = [("worker", String(index))]
+            gauge("onair_worker_load", "Share of its core each media worker's loop was busy over the last second", worker.mediaLoad,
+                  labels: labels)
+            gauge("onair_worker_sessions", "WebRTC sessions on each media worker", Double(worker.sessions), labels: labels)
+        }
+        gauge("onair_media_loop_load", "Share of its core the busiest media worker's loop was busy over the last second",
+              engine.mediaLoad)
         gauge("onair_media_fanout_load", "Share of the last second the media loop spent fanning packets out to viewers "
               + "(what admission charges per viewer)", engine.fanOutLoad)
         counter("onair_udp_datagrams_sent_total", [], "Datagrams handed to the kernel", engine.datagramsSent)
@@ -103,4 +112,23 @@ public struct EngineCounters: Sendable, Codable {
     public var fanOutLoad: Double = 0
     public var unroutable: UInt64 = 0
     public var srtpFailures: UInt64 = 0
+}
+
+extension EngineCounters {
+    /// Every worker's counters added up; the loads are the busiest worker's.
+    init(summing workers: [EngineCounters]) {
+        self.init()
+        for worker in workers {
+            sessions += worker.sessions
+            datagramsSent += worker.datagramsSent
+            datagramsDropped += worker.datagramsDropped
+            sendMessages += worker.sendMessages
+            segmentationFallbacks += worker.segmentationFallbacks
+            paddedPackets += worker.paddedPackets
+            mediaLoad = max(mediaLoad, worker.mediaLoad)
+            fanOutLoad = max(fanOutLoad, worker.fanOutLoad)
+            unroutable += worker.unroutable
+            srtpFailures += worker.srtpFailures
+        }
+    }
 }

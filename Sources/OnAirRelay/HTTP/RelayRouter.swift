@@ -7,18 +7,18 @@ import OnAirHTTP
 
 /// All HTTP routes of the relay.
 enum RelayRouter {
-    static func build(engine: RelayEngine, config: RelayConfig, logger: Logger,
+    static func build(workers: MediaWorkers, config: RelayConfig, logger: Logger,
                       webhooks: WebhookService? = nil) -> Router<BasicRequestContext> {
         // RFC 9110 §9.3.2: every GET route answers HEAD too (GET's header fields, no content).
         let router = Router(options: .autoGenerateHeadEndpoints)
         let links = config.iceServers.map(iceServerLink)
         router.add(middleware: CORSPolicyMiddleware(policy: corsPolicy(config)))
         APIDocument(bundle: .module).register(on: router)
-        SignallingController(engine: engine, config: config, iceServerLinks: links, logger: logger,
+        SignallingController(workers: workers, config: config, iceServerLinks: links, logger: logger,
                              directory: webhooks?.roomDirectory).register(on: router)
         // LL-HLS is answered ahead of the router, in the HTTP pipeline (HLSFastPathHandler).
         // Webhooks (issue 5): kick, subscriptions, delivery log, events.
-        StreamAdminController(engine: engine, config: config, logger: logger).register(on: router)
+        StreamAdminController(workers: workers, config: config, logger: logger).register(on: router)
         if let webhooks {
             WebhookAdminController(store: webhooks.store, dispatcher: webhooks.dispatcher, config: config, logger: logger)
                 .register(on: router)
@@ -30,7 +30,7 @@ enum RelayRouter {
 
         let directory = webhooks?.roomDirectory
         router.get("/api/streams") { _, _ -> Response in
-            let streams = try await engine.perform { $0.snapshots() }
+            let streams = try await workers.snapshots()
             guard let directory else { return json(try encoder.encode(streams)) }
             // Relays on one database: every live room, with the relay that serves it (the
             // database away: this relay's own only).
@@ -42,15 +42,16 @@ enum RelayRouter {
         }
         router.get("/api/streams/:room") { _, context -> Response in
             let room = try RoomID.validated(context.parameters.require("room"))
-            guard let stream = try await engine.perform({ $0.snapshot(room: room) }) else {
+            guard let stream = try await workers.engine(room: room).perform({ $0.snapshot(room: room) }) else {
                 throw RelayHTTPError(.notFound, "room \(room) has no stream and no viewers")
             }
             return json(try encoder.encode(stream))
         }
         router.get("/metrics") { _, _ -> Response in
-            let (streams, counters) = try await engine.perform { ($0.snapshots(), $0.counters()) }
-            let hls = try await engine.hls.perform { $0.counters() }
-            let text = metrics.render(streams: streams, engine: counters, hls: hls)
+            let streams = try await workers.snapshots()
+            let counters = try await workers.counters()
+            let hls = try await workers.hls.perform { $0.counters() }
+            let text = metrics.render(streams: streams, workers: counters, hls: hls)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: text)))
         }

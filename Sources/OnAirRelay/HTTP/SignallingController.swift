@@ -13,7 +13,7 @@ import OnAirForwarding
 /// A viewer's video layer can be capped: `POST /whep/{room}?max_height=360`, or later
 /// `PUT /whep/{room}/{id}/layer` with `{"max_height": 360}` (`null`: automatic again).
 struct SignallingController: Sendable {
-    let engine: RelayEngine
+    let workers: MediaWorkers
     let config: RelayConfig
     let iceServerLinks: [String]
     let logger: Logger
@@ -64,7 +64,7 @@ struct SignallingController: Sendable {
             throw RelayHTTPError(.unprocessableContent, "max_height must be 1...4320 lines (got \(height))")
         }
         do {
-            try await engine.perform { try $0.setLayerCap(id: session, room: room, maximumHeight: cap.maxHeight) }
+            try await workers.engine(room: room).perform { try $0.setLayerCap(id: session, room: room, maximumHeight: cap.maxHeight) }
         } catch let error as EngineError {
             throw httpError(error, kind: .viewer)
         }
@@ -88,6 +88,7 @@ struct SignallingController: Sendable {
         if kind == .publisher { try await claimInDirectory(room) }
         let created: SessionCreated
         do {
+            let engine = kind == .publisher ? await workers.engineForPublisher(room: room) : workers.engine(room: room)
             created = try await engine.perform {
                 try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight)
             }
@@ -133,7 +134,7 @@ struct SignallingController: Sendable {
         let fragment = String(decoding: body.readableBytesView, as: UTF8.self)
         let ifMatch = request.headers[.ifMatch]
         do {
-            let result = try await engine.perform {
+            let result = try await workers.engine(room: room).perform {
                 try $0.patchSession(id: session, room: room, kind: kind, ifMatch: ifMatch, fragment: fragment)
             }
             switch result {
@@ -155,7 +156,7 @@ struct SignallingController: Sendable {
         let session = try context.parameters.require("session")
         try BearerAuth.require(token(for: kind, room: room), in: request, what: "this session")
         do {
-            try await engine.perform { try $0.deleteSession(id: session, room: room, kind: kind) }
+            try await workers.engine(room: room).perform { try $0.deleteSession(id: session, room: room, kind: kind) }
         } catch let error as EngineError {
             throw httpError(error, kind: kind)
         }

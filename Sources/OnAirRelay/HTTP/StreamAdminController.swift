@@ -8,7 +8,7 @@ import NIOCore
 /// The publisher is closed and `stream.ended` goes out with reason `kicked`; 404 when nothing
 /// is live there.
 struct StreamAdminController: Sendable {
-    let engine: RelayEngine
+    let workers: MediaWorkers
     let config: RelayConfig
     let logger: Logger
 
@@ -16,7 +16,7 @@ struct StreamAdminController: Sendable {
         router.post("/api/streams/:room/kick") { request, context -> Response in
             try AdminAuth.require(config, request)
             let room = try RoomID.validated(context.parameters.require("room"))
-            let kicked = try await engine.perform { $0.kick(room: room) }
+            let kicked = try await workers.engine(room: room).perform { $0.kick(room: room) }
             guard kicked else { throw RelayHTTPError(.notFound, "room \(room) has no live stream") }
             logger.notice("stream kicked by the admin API", metadata: ["room": "\(room)"])
             let body = try JSONEncoder().encode(["room": room, "result": "kicked"])

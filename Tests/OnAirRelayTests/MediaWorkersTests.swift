@@ -1,0 +1,68 @@
+import HTTPTypes
+import HummingbirdTesting
+import OnAirSDP
+import Testing
+@testable import OnAirRelay
+
+/// `media.workers`: rooms placed on workers, each worker its own UDP port, and everything
+/// that asks about rooms finding them wherever they are.
+@Suite("Media workers")
+struct MediaWorkersTests {
+    static func ports(_ answer: String) throws -> Set<Int> {
+        Set(try SessionDescription.parse(answer).media.flatMap(\.candidates).map { Int($0.port) })
+    }
+
+    @Test("two workers: two ports; a new room goes to the idler worker, its viewers follow it there")
+    func placement() async throws {
+        try await withRelay({ $0.media.workers = 2 }) { relay, client in
+            let ports = relay.workers.udpPorts
+            #expect(ports.count == 2 && ports[0] != ports[1])
+            let first = try Self.ports(try await client.publish(room: "1").answer)
+            let second = try Self.ports(try await client.publish(room: "2").answer)
+            #expect(first.count == 1 && second.count == 1 && first != second, "\(first) \(second)")
+            #expect(first.union(second) == Set(ports))
+            for _ in 0..<3 {
+                #expect(try Self.ports(try await client.watch(room: "2").answer) == second)
+                #expect(try Self.ports(try await client.watch(room: "1").answer) == first)
+            }
+            // A second publisher of a room is refused by the room's own worker, as with one.
+            let again = try await client.post("/whip/2", TestOffers.publisher())
+            #expect(again.status == .conflict)
+            // Every worker's streams are listed, and each room is found where it lives.
+            let listed = try await client.get("/api/streams")
+            #expect(listed.status == .ok)
+            #expect(try await client.get("/api/streams/1").status == .ok)
+            #expect(try await client.get("/api/streams/2").status == .ok)
+            let metrics = String(buffer: try await client.get("/metrics").body)
+            #expect(metrics.contains("onair_worker_sessions{worker=\"0\"} 4"), "\(metrics)")
+            #expect(metrics.contains("onair_worker_sessions{worker=\"1\"} 4"), "\(metrics)")
+            #expect(metrics.contains("onair_sessions 8"))
+        }
+    }
+
+    @Test("one worker keeps everything on one port")
+    func single() async throws {
+        try await withRelay({ $0.media.workers = 1 }) { relay, client in
+            #expect(relay.workers.udpPorts.count == 1)
+            let first = try Self.ports(try await client.publish(room: "1").answer)
+            let second = try Self.ports(try await client.publish(room: "2").answer)
+            #expect(first == second && first == [relay.udpPort])
+        }
+    }
+
+    @Test("media.workers is checked: 1 to 256, and the ports must fit")
+    func configuration() throws {
+        var config = RelayConfig()
+        config.media.workers = 0
+        #expect(throws: (any Error).self) { try RelayConfigLoader.validate(config) }
+        config.media.workers = 257
+        #expect(throws: (any Error).self) { try RelayConfigLoader.validate(config) }
+        config.media.workers = 4
+        config.media.udpPort = 65_534
+        #expect(throws: (any Error).self) { try RelayConfigLoader.validate(config) }
+        config.media.udpPort = 65_532
+        try RelayConfigLoader.validate(config)
+        config.media.workers = nil
+        #expect(config.media.workerCount >= 1)
+    }
+}
