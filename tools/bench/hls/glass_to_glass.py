@@ -24,7 +24,7 @@ Two figures per decoded frame, both against the barcode (same host, same CLOCK_R
            have been decoded after their display time (a stall).
 The first --warmup seconds (the catch-up from the last independent part) are left out.
 
-Run (venv with PyAV: /work/main/.venv-interop):
+Run (venv with PyAV: .venv-interop in the repository):
   .venv-interop/bin/python tools/bench/hls/glass_to_glass.py --seconds 30
 """
 
