@@ -68,9 +68,11 @@ final class ChatStoreFactory: Sendable {
         }
     }
 
-    /// A running connection pool on the PostgreSQL location.
+    /// A running connection pool on the PostgreSQL location, with the tests' deadline
+    /// (``ThrowawayPostgres/operationDeadline``).
     func openDatabase() throws -> SharedDatabase {
-        let database = try SharedDatabase(url: try PostgresURL(parsing: location), logger: ChatFixtures.logger)
+        let database = try SharedDatabase(url: try PostgresURL(parsing: location), logger: ChatFixtures.logger,
+                                          deadline: ThrowawayPostgres.operationDeadline)
         let pool = Task { await database.run() }
         pools.withLock { $0.append(pool) }
         return database

@@ -40,9 +40,10 @@ struct OpenSSLInteropTests {
     /// Shuttles datagrams between `endpoint` and the socket until `done` holds for the events
     /// so far or `seconds` pass. `peer` nil: learn the peer's address from its first datagram.
     /// Drives the handshake for up to `seconds`: generous, because the full suite runs tests
-    /// in parallel on two cores and the openssl CLI can take seconds to start under that load.
+    /// in parallel on two cores and the openssl CLI can take seconds to start under that load
+    /// (and the suite's first ~25 s hold every test's task while synchronous fixtures run).
     static func drive(_ endpoint: DTLSEndpoint, socket: UDPTestSocket, peer: sockaddr_in?, initial: [DTLSOutput] = [],
-                      seconds: Double = 25, until done: ([DTLSOutput]) -> Bool) async -> [DTLSOutput] {
+                      seconds: Double = 60, until done: ([DTLSOutput]) -> Bool) async -> [DTLSOutput] {
         var peer = peer
         var events: [DTLSOutput] = []
         func handle(_ outputs: [DTLSOutput]) {

@@ -57,7 +57,8 @@ final class OutboxStoreFactory: Sendable {
     }
 
     func openPostgres(_ schedule: RetrySchedule, relay: String) async throws -> PostgresWebhookStore {
-        let database = try SharedDatabase(url: try PostgresURL(parsing: location), logger: Self.logger)
+        let database = try SharedDatabase(url: try PostgresURL(parsing: location), logger: Self.logger,
+                                          deadline: ThrowawayPostgres.operationDeadline)
         let pool = Task { await database.run() }
         pools.withLock { $0.append(pool) }
         databases.withLock { $0.append(database) }

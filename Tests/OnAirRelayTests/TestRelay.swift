@@ -39,8 +39,12 @@ final class TestRelay: Sendable {
         config.media.udpPort = 0
         let logger = Logger(label: "relaytests", factory: { _ in SwiftLogNoOpLogHandler() })
         let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay tests", validity: .seconds(86_400))
-        let hls = try await HLSService.start(settings: config.hls, logger: logger)
-        let workers = try MediaWorkers(config: config, certificate: certificate, hls: hls, logger: logger)
+        // The shared loops, not threads of their own: the suite starts relays by the hundred.
+        // Several workers get threads of their own: placement reads each worker's load,
+        // which on a shared loop is everyone's.
+        let shared = config.media.workerCount == 1 ? MultiThreadedEventLoopGroup.singleton : nil
+        let hls = try await HLSService.start(settings: config.hls, logger: logger, loop: shared?.next())
+        let workers = try MediaWorkers(config: config, certificate: certificate, hls: hls, logger: logger, group: shared)
         try await workers.start(lifecycleObserver: nil)
         return TestRelay(config: config, workers: workers, certificate: certificate, logger: logger)
     }

@@ -10,6 +10,15 @@ public final class ThrowawayPostgres: Sendable {
     public let url: String
 
     /// The server of this process, started on first use.
+    /// The deadline for each database operation in tests that are not about deadlines (the
+    /// production default is 5 s). The whole suite runs in parallel, and tests that wait for a
+    /// child process synchronously (ffmpeg fixtures, openssl, initdb) hold the cooperative
+    /// pool's threads, two on a 2-core machine, for tens of seconds at the start of a run:
+    /// an operation's deadline, a sleeping task raced against the operation, then fires before
+    /// the finished operation's task gets a thread (measured: every test of a run "passed
+    /// after" 26 s; 3 of 5 full runs had chat and webhook stores time out at 5 s).
+    public static let operationDeadline: Duration = .seconds(60)
+
     public static func shared() throws -> ThrowawayPostgres {
         try lock.withLock {
             if let server = started { return server }

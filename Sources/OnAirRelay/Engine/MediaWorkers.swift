@@ -18,15 +18,19 @@ public final class MediaWorkers: Sendable {
     public let engines: [RelayEngine]
     let sockets: [UDPMediaSocket]
     public let hls: HLSService
-    private let group: MultiThreadedEventLoopGroup
+    /// The workers' threads when this made them (nil: loops lent by the caller).
+    private let ownGroup: MultiThreadedEventLoopGroup?
     /// Which worker each room lives on.
     private let placement = Mutex<[String: Int]>([:])
 
     /// Binds `config.media.workers` sockets (ports `udp_port + i`, or each its own ephemeral
-    /// port when `udp_port` is 0) and makes an engine for each, on a loop of its own.
-    public init(config: RelayConfig, certificate: DTLSCertificate, hls: HLSService, logger: Logger) throws {
+    /// port when `udp_port` is 0) and makes an engine for each, on a loop of its own;
+    /// `group`: take the loops from this group instead (tests, which start relays by the hundred).
+    public init(config: RelayConfig, certificate: DTLSCertificate, hls: HLSService, logger: Logger,
+                group lent: (any EventLoopGroup)? = nil) throws {
         let count = config.media.workerCount
-        group = MultiThreadedEventLoopGroup(numberOfThreads: count)
+        ownGroup = lent == nil ? MultiThreadedEventLoopGroup(numberOfThreads: count) : nil
+        let group: any EventLoopGroup = lent ?? ownGroup!
         var sockets: [UDPMediaSocket] = []
         var engines: [RelayEngine] = []
         do {
@@ -41,7 +45,7 @@ public final class MediaWorkers: Sendable {
                                            certificate: certificate, hls: hls, logger: workerLogger))
             }
         } catch {
-            try? group.syncShutdownGracefully()
+            try? ownGroup?.syncShutdownGracefully()
             throw error
         }
         self.engines = engines
@@ -114,6 +118,6 @@ public final class MediaWorkers: Sendable {
     /// Closes the sockets and stops the workers' threads (after ``shutdown()``).
     func close() async {
         for socket in sockets { await socket.close() }
-        try? await group.shutdownGracefully()
+        try? await ownGroup?.shutdownGracefully()
     }
 }

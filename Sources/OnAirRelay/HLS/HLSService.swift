@@ -18,7 +18,8 @@ public final class HLSService: @unchecked Sendable {
     let statistics = HLSStatistics()
     /// The background queue that recordings are written on (``StreamRecorder``).
     let recordings = RecordingWriter()
-    private let group: MultiThreadedEventLoopGroup
+    /// The thread's group when the service made it (nil: a loop lent by the caller).
+    private let ownGroup: MultiThreadedEventLoopGroup?
     private let doorbell: HLSDoorbell
     private var doorbellChannel: Channel?
     /// Streams whose rings are still open, with the branch each feeds.
@@ -32,17 +33,18 @@ public final class HLSService: @unchecked Sendable {
     private var timer: RepeatedTask?
     private var lastCleanup = MonoTime.zero
 
-    /// Starts the loop's thread and its doorbell.
-    public static func start(settings: HLSSettings, logger: Logger) async throws -> HLSService {
-        let service = try HLSService(settings: settings, logger: logger)
+    /// Starts the loop's thread and its doorbell; `loop`: run on this loop instead of a
+    /// thread of its own (tests, which start relays by the hundred).
+    public static func start(settings: HLSSettings, logger: Logger, loop: EventLoop? = nil) async throws -> HLSService {
+        let service = try HLSService(settings: settings, logger: logger, loop: loop)
         service.doorbellChannel = try await service.doorbell.watch(on: service.loop) { [service] in service.drainAll() }
         try await service.loop.submit { service.startTimer() }.get()
         return service
     }
 
-    private init(settings: HLSSettings, logger: Logger) throws {
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        loop = group.next()
+    private init(settings: HLSSettings, logger: Logger, loop: EventLoop?) throws {
+        ownGroup = loop == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
+        self.loop = loop ?? ownGroup!.next()
         doorbell = try HLSDoorbell()
         self.settings = settings
         self.logger = logger
@@ -58,7 +60,7 @@ public final class HLSService: @unchecked Sendable {
         try? await perform { $0.drainAll(); $0.timer?.cancel() }
         await recordings.drain()
         try? await doorbellChannel?.close()
-        try? await group.shutdownGracefully()
+        try? await ownGroup?.shutdownGracefully()
     }
 
     // MARK: streams (any thread)
