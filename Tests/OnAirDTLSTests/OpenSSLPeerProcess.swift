@@ -18,7 +18,10 @@ final class OpenSSLPeerProcess {
             throw CocoaError(.fileWriteUnknown)
         }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-s", "KILL", "30", OpenSSLCLI.path] + arguments
+        // A safety net only (stop() kills it): longer than the handshake drive (60 s) plus the
+        // wait a full suite's start imposes on every test (~25 s), or the peer is gone before
+        // the test gets to talk to it.
+        process.arguments = ["-s", "KILL", "120", OpenSSLCLI.path] + arguments
         process.standardInput = stdin
         let handle = try FileHandle(forWritingTo: outputURL)
         process.standardOutput = handle
