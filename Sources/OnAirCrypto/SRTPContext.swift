@@ -51,8 +51,7 @@ public final class SRTPContext: @unchecked Sendable {
     /// - Returns: the SRTP packet's length.
     public func protectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int) throws(SRTPError) -> Int {
         let packet = try Self.base(of: buffer, length: length, spare: profile.rtpOverhead)
-        let header = try RTPHeaderLayout(packet, available: length)
-        return try protectRTP(buffer: buffer, length: length, header: header)
+        return try protectRTP(packet, length: length, header: try RTPHeaderLayout(packet, available: length))
     }
 
     /// ``protectRTP(buffer:length:)`` of a packet whose header the caller just wrote: it says
@@ -60,15 +59,15 @@ public final class SRTPContext: @unchecked Sendable {
     /// number and SSRC, so the header is not read again (the relay's per-viewer path).
     public func protectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, headerLength: Int, sequence: UInt16,
                            ssrc: UInt32) throws(SRTPError) -> Int {
+        let packet = try Self.base(of: buffer, length: length, spare: profile.rtpOverhead)
         guard headerLength >= RTPHeaderLayout.fixedLength, headerLength <= length else {
             throw .malformed(reason: "RTP header of \(headerLength) octets in a \(length)-octet packet")
         }
-        return try protectRTP(buffer: buffer, length: length,
-                              header: RTPHeaderLayout(length: headerLength, sequence: sequence, ssrc: ssrc))
+        return try protectRTP(packet, length: length, header: RTPHeaderLayout(length: headerLength, sequence: sequence, ssrc: ssrc))
     }
 
-    private func protectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, header: RTPHeaderLayout) throws(SRTPError) -> Int {
-        let packet = try Self.base(of: buffer, length: length, spare: profile.rtpOverhead)
+    /// Protects `packet` (``base(of:length:spare:)`` of the caller's buffer) whose header is `header`.
+    private func protectRTP(_ packet: UnsafeMutableRawPointer, length: Int, header: RTPHeaderLayout) throws(SRTPError) -> Int {
         let slot = try streams.slotAdding(header.ssrc)
         // Estimating (rather than counting) lets a retransmission of an older packet reuse its
         // own index instead of bumping the ROC (RFC 3711 §3.3.1).
@@ -95,7 +94,7 @@ public final class SRTPContext: @unchecked Sendable {
         guard length >= RTPHeaderLayout.fixedLength + tag else {
             throw .tooShort(needed: RTPHeaderLayout.fixedLength + tag, got: length)
         }
-        return try unprotectRTP(buffer: buffer, length: length, header: try RTPHeaderLayout(packet, available: length - tag))
+        return try unprotectRTP(packet, length: length, header: try RTPHeaderLayout(packet, available: length - tag))
     }
 
     /// ``unprotectRTP(buffer:length:)`` of a packet whose header (in the clear, RFC 3711
@@ -103,15 +102,15 @@ public final class SRTPContext: @unchecked Sendable {
     /// sequence number and SSRC. The relay reads it once, for this and for forwarding.
     public func unprotectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, headerLength: Int, sequence: UInt16,
                              ssrc: UInt32) throws(SRTPError) -> Int {
+        let packet = try Self.base(of: buffer, length: length, spare: 0)
         guard headerLength >= RTPHeaderLayout.fixedLength, headerLength + profile.rtpOverhead <= length else {
             throw .tooShort(needed: max(headerLength, RTPHeaderLayout.fixedLength) + profile.rtpOverhead, got: length)
         }
-        return try unprotectRTP(buffer: buffer, length: length,
-                                header: RTPHeaderLayout(length: headerLength, sequence: sequence, ssrc: ssrc))
+        return try unprotectRTP(packet, length: length, header: RTPHeaderLayout(length: headerLength, sequence: sequence, ssrc: ssrc))
     }
 
-    private func unprotectRTP(buffer: UnsafeMutableRawBufferPointer, length: Int, header: RTPHeaderLayout) throws(SRTPError) -> Int {
-        let packet = try Self.base(of: buffer, length: length, spare: 0)
+    /// Verifies and decrypts `packet` (``base(of:length:spare:)`` of the caller's buffer) whose header is `header`.
+    private func unprotectRTP(_ packet: UnsafeMutableRawPointer, length: Int, header: RTPHeaderLayout) throws(SRTPError) -> Int {
         let slot = streams.slot(of: header.ssrc)
         let state = slot.map { streams[$0] } ?? SRTPStreamState(ssrc: header.ssrc)
         let index = SRTPIndexEstimator.estimate(sequence: header.sequence, highest: state.highestRTPIndex)

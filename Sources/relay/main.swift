@@ -56,7 +56,7 @@ struct Serve: AsyncParsableCommand {
         let server = RelayServer(config: config, logger: logger)
         try await server.run { httpPort, udpPorts in
             let base = "http://\(config.http.host):\(httpPort)"
-            let ports = udpPorts.count == 1 ? "\(udpPorts[0])" : udpPorts.map(String.init).joined(separator: ",")
+            let ports = udpPorts.map(String.init).joined(separator: ",")
             let workers = udpPorts.count == 1 ? "1 media worker" : "\(udpPorts.count) media workers"
             let banner = """
                 relay: HTTP \(base)  UDP \(config.media.bind):\(ports) (\(workers))

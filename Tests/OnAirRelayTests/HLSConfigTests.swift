@@ -102,7 +102,7 @@ struct HLSConfigTests: RelayConfigTesting {
             config.hls.partTarget = .milliseconds(200)
             config.hls.enabled = false
         }
-        let settings = relay.engine.hls.settings
+        let settings = relay.workers.hls.settings
         await relay.stop()
         #expect(settings == relay.config.hls && settings.partTarget == .milliseconds(200) && !settings.enabled)
     }

@@ -44,7 +44,7 @@ struct HLSFastPathTests {
         let app = Application(
             router: RelayRouter.build(workers: relay.workers, config: relay.config, logger: relay.logger),
             server: .http1(configuration: .init(additionalChannelHandlers: [
-                HLSFastPathHandler(hls: relay.engine.hls, cors: CORSPolicy(allowedOrigins: ["*"], requestHeaders: [])),
+                HLSFastPathHandler(hls: relay.workers.hls, cors: CORSPolicy(allowedOrigins: ["*"], requestHeaders: [])),
             ])),
             configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "OnAir"),
             onServerRunning: { channel in portPromise.succeed(channel.localAddress?.port ?? 0) },

@@ -110,7 +110,7 @@ public final class MediaWorkers: Sendable {
         return all
     }
 
-    /// Ends every session on every worker (publishers first), then stops the loops.
+    /// Ends every session on every worker (publishers first); ``close()`` stops the workers.
     func shutdown() async {
         for engine in engines { try? await engine.perform { $0.shutdown() } }
     }

@@ -16,8 +16,6 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     let config: RelayConfig
     let logger: Logger
     let plane: MediaPlane
-    /// Where streams are packaged and served as LL-HLS.
-    public let hls: HLSService
     private var timer: RepeatedTask?
 
     public init(loop: EventLoop, sender: BatchedDatagramSender, udpPort: Int, config: RelayConfig,
@@ -26,7 +24,6 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         self.sender = sender
         self.config = config
         self.logger = logger
-        self.hls = hls
         plane = MediaPlane(sender: sender, settings: config.mediaPlaneSettings(udpPort: udpPort), certificate: certificate,
                            logger: logger)
         plane.makeTap = { [hls] room, publisher in Self.makeTap(room: room, publisher: publisher, hls: hls) }
