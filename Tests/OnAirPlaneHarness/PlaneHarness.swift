@@ -10,10 +10,18 @@ import OnAirWire
 /// A ``MediaPlane`` in the test process with a manual clock: real WHIP/WHEP offers and
 /// answers, real ICE, DTLS and SRTP between it and ``TestPeer``s, datagrams handed over in
 /// memory. Nothing runs unless the test moves the clock (``run(for:)``).
+///
+/// With several workers, each is a plane of its own on port 3478 + i, as the relay's media
+/// workers are; streams cross them through ``StreamFeed``s, drained after each delivery
+/// round as a worker's doorbell would.
 package final class PlaneHarness {
     package static let planeAddress = TransportAddress(host: "10.0.0.100", port: 3478)!
-    package let sink = CapturingSink()
+    package let sink: CapturingSink
     package let plane: MediaPlane
+    package let planes: [MediaPlane]
+    package let sinks: [CapturingSink]
+    /// Which worker each peer's session is on.
+    private var peerWorkers: [TransportAddress: Int] = [:]
     package private(set) var now = MonoTime.seconds(1_000)
     private var peers: [TransportAddress: TestPeer] = [:]
     private var lastTick = MonoTime.zero
@@ -54,14 +62,31 @@ package final class PlaneHarness {
         package init() {}
     }
 
-    package init(configure: (inout MediaPlaneSettings) -> Void = { _ in }) throws {
-        var settings = MediaPlaneSettings()
-        settings.candidateAddresses = ["10.0.0.100"]
-        settings.udpPort = 3478
-        configure(&settings)
+    package init(workers: Int = 1, configure: (inout MediaPlaneSettings) -> Void = { _ in }) throws {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "in-process relay", validity: .seconds(3_600))
-        plane = MediaPlane(sender: sink, settings: settings, certificate: certificate,
-                           logger: Logger(label: "plane", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var planes: [MediaPlane] = []
+        var sinks: [CapturingSink] = []
+        for worker in 0..<workers {
+            var settings = MediaPlaneSettings()
+            settings.candidateAddresses = ["10.0.0.100"]
+            settings.udpPort = 3478 + worker
+            settings.worker = worker
+            configure(&settings)
+            let sink = CapturingSink()
+            sinks.append(sink)
+            planes.append(MediaPlane(sender: sink, settings: settings, certificate: certificate,
+                                     logger: Logger(label: "plane", factory: { _ in SwiftLogNoOpLogHandler() })))
+        }
+        for plane in planes { plane.feedWakeups = Array(repeating: nil, count: workers) }
+        self.planes = planes
+        self.sinks = sinks
+        plane = planes[0]
+        sink = sinks[0]
+    }
+
+    /// Worker `worker`'s address (its own UDP port).
+    package static func planeAddress(worker: Int) -> TransportAddress {
+        TransportAddress(host: "10.0.0.100", port: UInt16(3478 + worker))!
     }
 
     // MARK: the clock
@@ -77,7 +102,7 @@ package final class PlaneHarness {
             for peer in peers.values { peer.poll(now: now) }
             if now - lastTick >= .milliseconds(20) {
                 lastTick = now
-                plane.tick(now: now)
+                for plane in planes { plane.tick(now: now) }
             }
             deliver()
         }
@@ -100,6 +125,7 @@ package final class PlaneHarness {
             for peer in peers.values.sorted(by: { $0.address.port < $1.address.port }) where !peer.outbox.isEmpty {
                 let datagrams = peer.outbox
                 peer.outbox.removeAll()
+                let plane = planes[peerWorkers[peer.address] ?? 0]
                 for datagram in datagrams where dropsInbound?(peer.address, datagram) != true {
                     guard allocations != nil, DatagramKind.classify(datagram) == .rtp else {
                         plane.receive(datagram, from: peer.address, now: now)
@@ -109,18 +135,23 @@ package final class PlaneHarness {
                     allocations!.inbound += Self.countingAllocations { plane.receive(datagram, from: peer.address, now: now) }
                 }
             }
-            if allocations == nil {
-                plane.readBatchComplete(now: now)
-            } else {
-                allocations!.batches += 1
-                allocations!.fanOut += Self.countingAllocations { plane.readBatchComplete(now: now) }
+            // The publisher's worker first, as its read batch ends before others read its feed.
+            for plane in planes {
+                if allocations == nil {
+                    plane.readBatchComplete(now: now)
+                } else {
+                    allocations!.batches += 1
+                    allocations!.fanOut += Self.countingAllocations { plane.readBatchComplete(now: now) }
+                }
             }
             if let tapConsumer {
                 for tap in taps { _ = tap.drain(into: tapConsumer) }
             }
-            for (bytes, to) in sink.take() {
-                if keepsSent { sent.append((to, bytes)) }
-                if drops?(to, bytes) != true { peers[to]?.receive(bytes, from: Self.planeAddress, now: now) }
+            for (worker, sink) in sinks.enumerated() {
+                for (bytes, to) in sink.take() {
+                    if keepsSent { sent.append((to, bytes)) }
+                    if drops?(to, bytes) != true { peers[to]?.receive(bytes, from: Self.planeAddress(worker: worker), now: now) }
+                }
             }
         } while peers.values.contains(where: { !$0.outbox.isEmpty }) && rounds < 50
     }
@@ -157,8 +188,9 @@ package final class PlaneHarness {
         return TestPublisher(peer: peer, negotiated: negotiated, rids: rids, audioSSRC: audioSSRC)
     }
 
-    /// Watches over WHEP and waits until DTLS is done.
-    package func watch(transportCC: Bool = false, rtx: Bool = false, maximumHeight: Int? = nil) throws -> TestViewer {
+    /// Watches over WHEP and waits until DTLS is done. `worker`: the viewer's worker; on
+    /// another than worker 0 (the publisher's), it joins that worker's replica of the room.
+    package func watch(transportCC: Bool = false, rtx: Bool = false, maximumHeight: Int? = nil, worker: Int = 0) throws -> TestViewer {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "viewer", validity: .seconds(3_600))
         let credentials = ClientPeerSessionParameters.generateCredentials()
         let address = newAddress()
@@ -166,7 +198,13 @@ package final class PlaneHarness {
                                      fingerprint: "sha-256 " + Hex.encode(certificate.fingerprintSHA256, separator: ":", uppercase: true),
                                      candidate: (address.host, address.port), sessionID: SecureRandom.uint64() >> 2,
                                      transportCC: transportCC, rtx: rtx)
-        let created = try plane.createSession(kind: .viewer, room: room, offer: offer.sdp, maximumHeight: maximumHeight, now: now)
+        if worker != 0 {
+            guard let feed = plane.feed(room: room) else { throw Timeout(description: "room \(room) is not live on worker 0") }
+            try planes[worker].attachReplica(feed, now: now)
+        }
+        let created = try planes[worker].createSession(kind: .viewer, room: room, offer: offer.sdp, maximumHeight: maximumHeight,
+                                                       now: now)
+        peerWorkers[address] = worker
         let answer = try SessionDescription.parse(created.answerSDP)
         let parameters = try ClientPeerSessionParameters(answer: answer, localUfrag: credentials.ufrag,
                                                          localPassword: credentials.password, certificate: certificate)
@@ -192,6 +230,7 @@ package final class PlaneHarness {
 
     /// The plane's view of a viewer (`/api/streams/{room}`).
     package func snapshot(of viewer: TestViewer) -> StreamSnapshot.ViewerSnapshot? {
-        plane.snapshot(room: room, now: now)?.viewerSessions.first { viewer.sessionID.hasPrefix($0.sessionID) }
+        planes.lazy.compactMap { $0.snapshot(room: self.room, now: self.now)?.viewerSessions.first { viewer.sessionID.hasPrefix($0.sessionID) } }
+            .first
     }
 }

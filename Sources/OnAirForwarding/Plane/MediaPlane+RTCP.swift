@@ -10,19 +10,24 @@ extension MediaPlane {
         guard let packets = try? RTCPPacket.parseCompound(packet), let room = session.hub else { return }
         if let publisher = session as? PublisherSession {
             for case .senderReport(let report) in packets {
-                publisher.senderReports[report.ssrc] = (report, now)
-                if let layer = publisher.videoLayer(ssrc: report.ssrc) {
-                    publisher.videoLayers[layer].statistics.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
-                    publisher.videoLayers[layer].clock = SenderClock(ntpTime: report.ntpTime, rtpTimestamp: report.rtpTimestamp,
-                                                                     clockRate: publisher.videoClockRate)
-                    room.tap?.senderReport(layer: layer, rid: publisher.videoLayers[layer].rid, isPrimary: layer == publisher.primaryLayer,
+                publisher.stream.senderReports[report.ssrc] = (report, now)
+                let layer = publisher.stream.videoLayer(ssrc: report.ssrc)
+                if let layer {
+                    publisher.stream.videoLayers[layer].statistics.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
+                    publisher.stream.videoLayers[layer].clock = SenderClock(ntpTime: report.ntpTime, rtpTimestamp: report.rtpTimestamp,
+                                                                     clockRate: publisher.stream.videoClockRate)
+                    room.tap?.senderReport(layer: layer, rid: publisher.stream.videoLayers[layer].rid, isPrimary: layer == publisher.primaryLayer,
                                            ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
                 } else if report.ssrc == publisher.audioSSRC {
                     publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
                     room.tap?.senderReport(layer: nil, rid: nil, isPrimary: false, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
+                } else {
+                    continue
                 }
                 room.tap?.announce()
-                forwardSenderReport(report, in: room, from: publisher, now: now)
+                room.feed?.senderReport(layer: layer ?? -1, ssrc: report.ssrc, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
+                room.feed?.announce()
+                forwardSenderReport(report, layer: layer, in: room, now: now)
             }
         } else if let viewer = session as? ViewerSession {
             for item in packets {
@@ -31,8 +36,8 @@ extension MediaPlane {
                     viewer.keyframeRequests += 1
                     if viewer.losesHeavily(now: now) {
                         viewer.keyframeRequestHeld = true
-                    } else if let publisher = room.publisher, let layer = viewer.video?.current ?? viewer.video?.target {
-                        room.wantKeyframe(layer: layer, of: publisher)
+                    } else if let layer = viewer.video?.current ?? viewer.video?.target {
+                        room.wantKeyframe(layer: layer)
                         requestKeyframes(room, now: now)
                     }
                 case .genericNACK(let nack) where nack.mediaSSRC == viewer.video?.ssrc:
@@ -69,11 +74,9 @@ extension MediaPlane {
 
     /// RFC 3550 §7.2: a translator forwards SRs with its own SSRC mapping. Each viewer gets
     /// the publisher's NTP/RTP pair of the layer it receives in its own timestamp space (lip
-    /// sync survives) with its own packet and octet counts.
-    private func forwardSenderReport(_ report: SenderReport, in room: Room, from publisher: PublisherSession, now: MonoTime) {
-        let layer = publisher.videoLayer(ssrc: report.ssrc)
+    /// sync survives) with its own packet and octet counts. `layer`: nil for the audio's.
+    package func forwardSenderReport(_ report: SenderReport, layer: Int?, in room: Room, now: MonoTime) {
         let isVideo = layer != nil
-        guard isVideo || report.ssrc == publisher.audioSSRC else { return }
         for viewer in room.viewers {
             let mapped: (ssrc: UInt32, timestamp: UInt32)?
             if let layer {
@@ -96,11 +99,11 @@ extension MediaPlane {
     /// A probe's padding has stopped (``ProbeController/wantsQueueMarker(now:)``): a sender
     /// report on the viewer's video now, the publisher's latest for its layer carried forward
     /// to this instant, so that its round trip shows the queue the probe left.
-    package func sendQueueMarker(to viewer: ViewerSession, publisher: PublisherSession, now: MonoTime) {
-        guard let video = viewer.video, let layer = video.current,
-              let latest = publisher.senderReports[publisher.videoLayers[layer].ssrc] else { return }
+    package func sendQueueMarker(to viewer: ViewerSession, stream: StreamSource, now: MonoTime) {
+        guard let video = viewer.video, let layer = video.current, stream.videoLayers.indices.contains(layer),
+              let latest = stream.senderReports[stream.videoLayers[layer].ssrc] else { return }
         let elapsed = max(.zero, now - latest.arrivedAt)
-        let ticks = UInt32(truncatingIfNeeded: Int64(elapsed.seconds * Double(publisher.videoClockRate)))
+        let ticks = UInt32(truncatingIfNeeded: Int64(elapsed.seconds * Double(stream.videoClockRate)))
         guard let timestamp = video.viewerTimestamp(layer: layer, publisherTimestamp: latest.report.rtpTimestamp &+ ticks)
         else { return }
         let ntpTime = NTPTime(unixNanoseconds: latest.report.ntpTime.unixNanoseconds &+ UInt64(elapsed.seconds * 1e9))
@@ -152,22 +155,22 @@ extension MediaPlane {
     /// our loss and jitter figures) and, where negotiated, REMB with the bitrate we accept.
     package func sendPeriodicReports(room: Room, now: MonoTime) {
         guard let publisher = room.publisher, publisher.peer.canSendMedia else { return }
-        publisher.sampleRates(now: now)
+        publisher.stream.sampleRates(now: now)
         var blocks: [ReportBlock] = []
         // One block per layer (RFC 3550 §6.4.2: up to 31), the primary first.
-        if let primary = publisher.primaryLayer, let block = publisher.videoLayers[primary].statistics.makeReportBlock(now: now) {
+        if let primary = publisher.primaryLayer, let block = publisher.stream.videoLayers[primary].statistics.makeReportBlock(now: now) {
             blocks.append(block)
         }
-        for index in publisher.videoLayers.indices where index != publisher.primaryLayer {
-            if let block = publisher.videoLayers[index].statistics.makeReportBlock(now: now) { blocks.append(block) }
+        for index in publisher.stream.videoLayers.indices where index != publisher.primaryLayer {
+            if let block = publisher.stream.videoLayers[index].statistics.makeReportBlock(now: now) { blocks.append(block) }
         }
         if let block = publisher.audioStats?.makeReportBlock(now: now) { blocks.append(block) }
         if let fraction = blocks.first?.fractionLost { publisher.lastLossFraction = Double(fraction) / 256 }
         var packets: [RTCPPacket] = [.receiverReport(ReceiverReport(ssrc: rtcpSenderSSRC, reportBlocks: blocks))]
         if let video = publisher.negotiated.media(of: .video), video.codec.hasFeedback("goog-remb"),
-           !publisher.videoLayers.isEmpty {
+           !publisher.stream.videoLayers.isEmpty {
             packets.append(.remb(REMB(senderSSRC: rtcpSenderSSRC, bitrate: UInt64(settings.maxPublishBitrate),
-                                      ssrcs: publisher.videoLayers.map(\.ssrc))))
+                                      ssrcs: publisher.stream.videoLayers.map(\.ssrc))))
         }
         packets.append(.sourceDescription(SourceDescription(ssrc: rtcpSenderSSRC, cname: "onair-relay")))
         sendRTCP(packets, to: publisher)

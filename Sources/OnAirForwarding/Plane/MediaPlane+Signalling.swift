@@ -37,15 +37,15 @@ extension MediaPlane {
             if let existing = rooms[roomID]?.publisher, !existing.ended {
                 throw .roomBusy("room \(roomID) already has a live publisher; DELETE its session or wait for it to end")
             }
+            if rooms[roomID]?.upstream != nil {
+                throw .roomBusy("room \(roomID) is live on another media worker")
+            }
             let negotiated: NegotiatedSession
             (answer, negotiated) = try negotiate { () throws(NegotiationError) in try SDPNegotiator.answerIngest(offer: offer, local: local) }
             let video = negotiated.media(of: .video)?.codec
-            let audio = negotiated.media(of: .audio)?.codec
             let peer = try makePeer(negotiated, credentials: credentials, now: now)
             let publisher = PublisherSession(
                 id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
-                videoPayloadType: video?.payloadType, audioPayloadType: audio?.payloadType,
-                videoClockRate: video?.clockRate ?? 90_000, audioClockRate: audio?.clockRate ?? 48_000,
                 cacheSize: settings.retransmitCacheSize, now: now)
             // Simulcast offers list several SSRCs: then the first packets decide.
             if negotiated.media(of: .video)?.rids.isEmpty ?? true {
@@ -58,23 +58,24 @@ extension MediaPlane {
                 "extensions": "\(negotiated.media(of: .video)?.extensions ?? [:])"])
             room = rooms[roomID] ?? Room(id: roomID)
             room.publisher = publisher
+            room.stream = publisher.stream
             room.tap = makeTap?(roomID, publisher)
             session = publisher
         case .viewer:
-            guard let existing = rooms[roomID], let publisher = existing.publisher, !publisher.ended else {
+            guard let existing = rooms[roomID], existing.isLive, let stream = existing.stream else {
                 throw .notLive("room \(roomID) is not live; retry later")
             }
-            guard existing.viewers.count < settings.maxViewersPerRoom else {
+            guard existing.viewers.count + existing.viewersElsewhere < settings.maxViewersPerRoom else {
                 throw .overloaded("room \(roomID) is at its limit of \(settings.maxViewersPerRoom) viewers")
             }
             let ssrcs = LocalSSRCs(
                 cname: ICECredentials.randomString(16), streamID: "onair-\(roomID)",
-                audio: publisher.audioPayloadType == nil ? nil : .init(ssrc: SecureRandom.uint32(), trackID: "audio"),
-                video: publisher.videoPayloadType == nil ? nil
+                audio: stream.audioPayloadType == nil ? nil : .init(ssrc: SecureRandom.uint32(), trackID: "audio"),
+                video: stream.videoPayloadType == nil ? nil
                     : .init(ssrc: SecureRandom.uint32(), rtxSSRC: SecureRandom.uint32(), trackID: "video"))
             let negotiated: NegotiatedSession
             (answer, negotiated) = try negotiate { () throws(NegotiationError) in
-                try SDPNegotiator.answerEgress(offer: offer, local: local, source: publisher.negotiated, localSSRCs: ssrcs)
+                try SDPNegotiator.answerEgress(offer: offer, local: local, source: stream.negotiated, localSSRCs: ssrcs)
             }
             let peer = try makePeer(negotiated, credentials: credentials, now: now)
             let viewer = ViewerSession(

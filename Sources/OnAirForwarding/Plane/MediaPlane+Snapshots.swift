@@ -7,10 +7,10 @@ extension MediaPlane {
         rooms.keys.sorted().compactMap { snapshot(room: $0, now: now) }
     }
 
-    package func viewerSnapshot(_ viewer: ViewerSession, publisher: PublisherSession?) -> StreamSnapshot.ViewerSnapshot {
+    package func viewerSnapshot(_ viewer: ViewerSession, stream: StreamSource?) -> StreamSnapshot.ViewerSnapshot {
         func layer(_ index: Int?) -> ReceivedLayer? {
-            guard let index, let publisher, publisher.videoLayers.indices.contains(index) else { return nil }
-            return publisher.videoLayers[index]
+            guard let index, let stream, stream.videoLayers.indices.contains(index) else { return nil }
+            return stream.videoLayers[index]
         }
         let current = layer(viewer.video?.current)
         let target = layer(viewer.selector.target)
@@ -26,12 +26,16 @@ extension MediaPlane {
                      paddingBytes: viewer.paddingBytes, pausedSeconds: viewer.pausedTime.total.seconds,
                      pauses: viewer.selector.pauses, pauseReason: viewer.selector.pauseReason?.rawValue,
                      bytesOut: viewer.bytesOut, retransmissions: viewer.retransmissions,
-                     retransmissionsGivenUp: viewer.retransmissionsGivenUp, nacksReceived: viewer.nacksReceived)
+                     retransmissionsGivenUp: viewer.retransmissionsGivenUp, nacksReceived: viewer.nacksReceived,
+                     worker: settings.worker)
     }
 
+    /// The room as this worker sees it: a replica (its stream published on another worker)
+    /// has no publisher and counts only its own viewers (``StreamSnapshot/merging(_:)`` adds them up).
     package func snapshot(room id: String, now: MonoTime) -> StreamSnapshot? {
         guard let room = rooms[id] else { return nil }
         let publisher = room.publisher
+        let stream = room.stream
         let video = publisher?.videoStats
         let rtts = room.viewers.compactMap(\.roundTripTime)
         let codecs = publisher?.negotiated.media.map { media -> String in
@@ -52,12 +56,12 @@ extension MediaPlane {
                 .init(sessionID: String($0.id.prefix(8)), state: $0.peer.state.rawValue, address: $0.destination?.address.description)
             },
             viewers: room.viewers.filter { $0.connectedAt != nil }.count,
-            peakViewers: room.peakViewers,
+            peakViewers: max(room.peakViewers, room.feed?.peakViewers ?? 0),
             codecs: codecs,
             packetsIn: room.packetsIn, bytesIn: room.bytesIn,
             packetsOut: room.packetsOut, bytesOut: room.bytesOut,
-            keyframes: publisher?.keyframes ?? 0,
-            keyframeRequests: publisher?.videoLayers.reduce(0) { $0 + $1.keyframeRequests.sent } ?? 0,
+            keyframes: publisher?.stream.keyframes ?? 0,
+            keyframeRequests: publisher?.stream.videoLayers.reduce(0) { $0 + $1.keyframeRequests.sent } ?? 0,
             retransmissions: room.retransmissions,
             packetsLost: lost,
             lossFraction: publisher?.lastLossFraction ?? 0,
@@ -67,7 +71,7 @@ extension MediaPlane {
             durationSeconds: room.startedAt.map { (now - $0.mono).seconds },
             upstreamRepair: publisher.flatMap { publisher in
                 publisher.repair.map { repair in
-                    let layers = publisher.videoLayers
+                    let layers = publisher.stream.videoLayers
                     return .init(nacksSent: repair.nackPackets, packetsRequested: layers.reduce(0) { $0 + $1.gaps.requested },
                                  packetsRepaired: layers.reduce(0) { $0 + $1.gaps.repaired },
                                  packetsUnrepaired: layers.reduce(0) { $0 + $1.gaps.unrepaired },
@@ -76,13 +80,13 @@ extension MediaPlane {
                                  lossAnnouncements: repair.lossAnnouncements)
                 }
             },
-            layers: publisher.map { publisher in
-                publisher.videoLayers.enumerated().map { index, layer in
+            layers: stream.map { stream in
+                stream.videoLayers.enumerated().map { index, layer in
                     let viewers = room.viewers.filter { $0.video?.current == index }.count
                     return .init(rid: layer.rid, ssrc: layer.ssrc, width: layer.width, height: layer.height,
                           bitrateKbps: (layer.bitrate / 100).rounded() / 10, framesPerSecond: (layer.framesPerSecond * 10).rounded() / 10,
                           forwarded: viewers > 0, viewers: viewers,
-                          primary: index == publisher.primaryLayer, active: layer.isLive(now: now))
+                          primary: index == publisher?.primaryLayer, active: layer.isLive(now: now))
                 }
             } ?? [],
             layerSwitchesUp: switches.up, layerSwitchesDown: switches.down, videoPauses: switches.pauses,
@@ -91,7 +95,7 @@ extension MediaPlane {
                 ($0.rawValue, switches.paused[$0].seconds)
             }),
             viewerSessions: room.viewers.filter { $0.connectedAt != nil }.map { viewer in
-                viewerSnapshot(viewer, publisher: publisher)
+                viewerSnapshot(viewer, stream: stream)
             })
     }
 }

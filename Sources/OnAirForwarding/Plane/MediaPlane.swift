@@ -29,6 +29,10 @@ package final class MediaPlane {
     package let rtcpSenderSSRC = SecureRandom.uint32()
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
     package var lifecycleObserver: StreamLifecycleObserver?
+    /// Each worker's doorbell, in worker order, for the feeds of streams published here.
+    package var feedWakeups: [(any TapWakeup)?] = []
+    /// Rooms here whose stream is published on another worker (``Room/upstream``).
+    package var replicas: [Room] = []
     /// Makes the tap (LL-HLS) of a new publisher's stream; nil: no tap.
     package var makeTap: ((_ room: String, _ publisher: PublisherSession) -> MediaTapRing?)?
     private var events: [PeerEvent] = []
@@ -124,6 +128,7 @@ package final class MediaPlane {
     /// The end of a read batch: the publishers' packets go to the viewers, and out.
     package func readBatchComplete(now: MonoTime) {
         fanOutPending(now: now)
+        drainFeeds(now: now)
         sender.flush()
     }
 
@@ -136,6 +141,7 @@ package final class MediaPlane {
             room.awaitingFanOut = false
             room.fanOutPending(sender: sender, now: now)
             room.tap?.announce()
+            room.feed?.announce()
         }
         roomsAwaitingFanOut.removeAll(keepingCapacity: true)
         inbound.reset()
@@ -167,6 +173,7 @@ package final class MediaPlane {
     /// (every 100 ms), probes, resends, and once a second the reports.
     package func tick(now: MonoTime) {
         fanOutPending(now: now)
+        drainFeeds(now: now)
         for session in sessions.values where !session.ended {
             events.removeAll(keepingCapacity: true)
             session.peer.poll(now: now, events: &events)
@@ -175,6 +182,8 @@ package final class MediaPlane {
         ticks &+= 1
         for room in rooms.values {
             requestRepairs(room, now: now)
+            if let feed = room.feed { room.takeKeyframeRequests(from: feed) }
+            if room.needsKeyframe { requestKeyframes(room, now: now) }
             pollKeyframeRequests(room, now: now)
             if let publisher = room.publisher { sendTransportFeedback(publisher, now: now) }
             if ticks % 5 == 0 { selectLayers(room, now: now) }
@@ -193,6 +202,7 @@ package final class MediaPlane {
             lastReportTick = now
             for room in rooms.values {
                 sendPeriodicReports(room: room, now: now)
+                if room.upstream != nil { room.stream?.sampleRates(now: now) }
                 for viewer in room.viewers where viewer.connectedAt != nil {
                     viewer.sampleRates(now: now)
                     if viewer.video != nil && viewer.video?.current == nil, let reason = viewer.selector.pauseReason {
@@ -251,12 +261,16 @@ package final class MediaPlane {
             if room.startedAt != nil {
                 lifecycleObserver?.streamEnded(StreamEnded(
                     room: room.id, sessionID: session.id, reason: reason, durationSeconds: duration,
-                    bytesIn: room.bytesIn, bytesOut: room.bytesOut, peakViewers: room.peakViewers,
+                    bytesIn: room.bytesIn, bytesOut: room.bytesOut + (room.feed?.bytesOutElsewhere ?? 0),
+                    peakViewers: max(room.peakViewers, room.feed?.peakViewers ?? 0),
                     at: Date().timeIntervalSince1970))
             }
             room.startedAt = nil
             room.tap?.finish()
             room.tap = nil
+            room.feed?.finish(reason)
+            room.feed = nil
+            room.stream = nil
             for viewer in room.viewers { end(viewer, reason: reason, now: now) }
         } else if let viewer = session as? ViewerSession {
             let wasConnected = viewer.connectedAt != nil
@@ -266,19 +280,26 @@ package final class MediaPlane {
             room.departedPausedTime = room.departedPausedTime + viewer.pausedTime
             room.departedPauses += viewer.selector.pauses
             logger.info("viewer left", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
-            if wasConnected && room.publisher != nil { notifyViewers(room) }
+            if wasConnected && room.isLive { notifyViewers(room) }
         }
         if room.isEmpty {
             endedRoomsPaddedPackets += room.paddedPackets
-            rooms[room.id] = nil
+            if rooms[room.id] === room { rooms[room.id] = nil }
+            detachReplica(room)
         }
         sender.flush()
     }
 
+    /// Reports the stream's connected viewers, on every worker together.
     package func notifyViewers(_ room: Room) {
-        guard let publisher = room.publisher else { return }
-        lifecycleObserver?.viewersChanged(room: room.id, sessionID: publisher.id,
-                                          viewers: room.viewers.filter { $0.connectedAt != nil }.count)
+        let here = room.viewers.filter { $0.connectedAt != nil }.count
+        if let publisher = room.publisher {
+            room.feed?.setOriginViewers(here)
+            lifecycleObserver?.viewersChanged(room: room.id, sessionID: publisher.id, viewers: room.feed?.totalViewers ?? here)
+        } else if let feed = room.upstream {
+            feed.setViewers(here, consumer: settings.worker)
+            lifecycleObserver?.viewersChanged(room: room.id, sessionID: feed.publisherID, viewers: feed.totalViewers)
+        }
     }
 
     /// Ends the live stream of `room` on purpose; false when nothing is live there.

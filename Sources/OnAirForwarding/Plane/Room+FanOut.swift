@@ -38,8 +38,8 @@ extension Room {
 
     /// Queues a packet that lies in the slot `slab` gave last, and keeps that slot.
     package func queueForFanOut(_ packet: UnsafeRawBufferPointer, view: RTPPacketView, isVideo: Bool, keyframe: Bool, lead: UInt16,
-                                layer: Int, slab: InboundPacketSlab, sender: any DatagramSink, now: MonoTime) {
-        slab.keep()
+                                layer: Int, slab: InboundPacketSlab?, sender: any DatagramSink, now: MonoTime) {
+        slab?.keep()
         pendingPackets.append(PendingPacket(packet: packet, view: view, isVideo: isVideo, keyframe: keyframe, lead: lead, layer: layer,
                                             padding: isVideo ? Self.runPadding(payloadSize: view.payloadRange.count,
                                                                                after: pendingPackets.last) : 0))
@@ -57,7 +57,7 @@ extension Room {
 
     /// Sends every pending packet to every connected viewer, each viewer's packets in a row.
     package func fanOutPending(sender: any DatagramSink, now: MonoTime) {
-        guard !pendingPackets.isEmpty, let publisher else {
+        guard !pendingPackets.isEmpty, let stream else {
             pendingPackets.removeAll(keepingCapacity: true)
             return
         }
@@ -67,11 +67,11 @@ extension Room {
                 for index in pending.indices {
                     let item = pending[index]
                     if item.lead > 0, viewer.video?.startsAt(layer: item.layer) == true {
-                        sendPreamble(of: item, to: viewer, at: destination, from: publisher, sender: sender, now: now)
+                        sendPreamble(of: item, to: viewer, at: destination, from: stream, sender: sender, now: now)
                     }
                     send(item.view, payload: UnsafeRawBufferPointer(rebasing: item.packet[item.view.payloadRange]),
                          isVideo: item.isVideo, keyframe: item.keyframe, layer: item.layer, padding: item.padding,
-                         to: viewer, at: destination, from: publisher, sender: sender, now: now)
+                         to: viewer, at: destination, from: stream, sender: sender, now: now)
                 }
             }
         }
@@ -82,17 +82,17 @@ extension Room {
     /// before its IDR (the SPS and PPS it decodes with), from the layer's cache. The first of
     /// them starts the viewer's rewriter, so its numbers run on from there without a gap.
     private func sendPreamble(of keyframe: PendingPacket, to viewer: ViewerSession, at destination: DatagramDestination,
-                              from publisher: PublisherSession, sender: any DatagramSink, now: MonoTime) {
-        guard publisher.videoLayers.indices.contains(keyframe.layer) else { return }
+                              from stream: StreamSource, sender: any DatagramSink, now: MonoTime) {
+        guard stream.videoLayers.indices.contains(keyframe.layer) else { return }
         var offset = keyframe.lead
         var started = false
         while offset > 0 {
             let sequence = keyframe.view.sequence &- offset
             offset -= 1
-            publisher.videoLayers[keyframe.layer].cache.withPacket(sequenceNumber: sequence) { raw in
+            stream.videoLayers[keyframe.layer].cache.withPacket(sequenceNumber: sequence) { raw in
                 guard let view = RTPPacketView(raw), view.timestamp == keyframe.view.timestamp else { return }
                 send(view, payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), isVideo: true,
-                     keyframe: !started, layer: keyframe.layer, padding: 0, to: viewer, at: destination, from: publisher,
+                     keyframe: !started, layer: keyframe.layer, padding: 0, to: viewer, at: destination, from: stream,
                      sender: sender, now: now)
                 started = true
             }
@@ -103,7 +103,7 @@ extension Room {
     /// Video goes only to viewers on its layer (or switching to it at this keyframe).
     @inline(__always)
     package func send(_ view: RTPPacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool, layer: Int, padding: Int,
-              to viewer: ViewerSession, at destination: DatagramDestination, from publisher: PublisherSession,
+              to viewer: ViewerSession, at destination: DatagramDestination, from stream: StreamSource,
               sender: any DatagramSink, now: MonoTime) {
         let numbers: (sequence: UInt16, timestamp: UInt32)?
         let payloadType: UInt8
@@ -113,7 +113,7 @@ extension Room {
             guard viewer.video != nil else { return }
             let layerBefore = viewer.video!.current
             numbers = viewer.video!.map(layer: layer, sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe,
-                                        now: now) { publisher.videoLayers.indices.contains($0) ? publisher.videoLayers[$0].clock : nil }
+                                        now: now) { stream.videoLayers.indices.contains($0) ? stream.videoLayers[$0].clock : nil }
             startsLayer = viewer.video!.current != layerBefore
             payloadType = viewer.video!.payloadType
             ssrc = viewer.video!.ssrc

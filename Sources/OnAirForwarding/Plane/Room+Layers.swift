@@ -13,31 +13,31 @@ extension Room {
     @inline(__always)
     package func admitVideo(_ view: RTPPacketView, raw: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer,
                     from publisher: PublisherSession, now: MonoTime, isRetransmission: Bool)
-        -> (layer: Int, keyframe: Bool, lead: UInt16, primary: Bool)?
+        -> (layer: Int, keyframe: Bool, preamble: Bool, lead: UInt16, primary: Bool)?
     {
         let role = H264Keyframe.role(of: payload)
         let keyframe = role == .idrStart
         let rank = Self.rank(of: view, in: raw, publisher: publisher)
-        let known = publisher.videoLayer(ssrc: view.ssrc)
+        let known = publisher.stream.videoLayer(ssrc: view.ssrc)
         let decision = publisher.videoSource.accept(view.ssrc, rank: publisher.videoPreference(layer: known, ridRank: rank),
                                                     now: now)
         // Without simulcast a publisher has one video source at a time (a new SSRC takes
         // over when the old one falls silent: an encoder restart).
-        if decision == .ignore && publisher.videoRIDs.isEmpty { return nil }
-        guard let layer = known ?? publisher.videoLayerIndex(ssrc: view.ssrc, rank: rank) else { return nil }
+        if decision == .ignore && publisher.stream.videoRIDs.isEmpty { return nil }
+        guard let layer = known ?? publisher.stream.videoLayerIndex(ssrc: view.ssrc, rank: rank) else { return nil }
         if !isRetransmission {
-            publisher.videoLayers[layer].count(size: raw.count, marker: view.marker, payload: payload, role: role, now: now)
+            publisher.stream.videoLayers[layer].count(size: raw.count, marker: view.marker, payload: payload, role: role, now: now)
         }
-        let lead = isRetransmission ? 0 : publisher.videoLayers[layer].keyframeLead(role: role, sequence: view.sequence,
+        let lead = isRetransmission ? 0 : publisher.stream.videoLayers[layer].keyframeLead(role: role, sequence: view.sequence,
                                                                                     timestamp: view.timestamp)
         if publisher.repair != nil {
-            let arrival = publisher.videoLayers[layer].gaps.received(view.sequence, now: now)
+            let arrival = publisher.stream.videoLayers[layer].gaps.received(view.sequence, now: now)
             if arrival.unrepairable { lossNeedsKeyframe(publisher, layer: layer) }
             // A retransmission of what arrived already (a NACK crossed the original) is noise.
             if isRetransmission && arrival.arrival == .duplicate { return nil }
             if arrival.arrival == .repaired {
                 // Counts as received, but its arrival time says nothing about jitter.
-                publisher.videoLayers[layer].statistics.recordRetransmission(sequenceNumber: view.sequence)
+                publisher.stream.videoLayers[layer].statistics.recordRetransmission(sequenceNumber: view.sequence)
             } else {
                 recordArrival(view, layer: layer, of: publisher, now: now)
             }
@@ -46,17 +46,17 @@ extension Room {
         }
         // Loss before a keyframe is still repaired: a viewer whose jitter buffer waits for
         // every sequence number (aiortc's) stalls on a hole a keyframe does not close.
-        if keyframe { _ = publisher.videoLayers[layer].keyframeStarted(timestamp: view.timestamp) }
-        _ = publisher.videoLayers[layer].cache.store(raw, sequenceNumber: view.sequence)
-        return (layer, keyframe, lead, decision != .ignore)
+        if keyframe { _ = publisher.stream.videoLayers[layer].keyframeStarted(timestamp: view.timestamp) }
+        _ = publisher.stream.videoLayers[layer].cache.store(raw, sequenceNumber: view.sequence)
+        return (layer, keyframe, role != .other, lead, decision != .ignore)
     }
 
     @inline(__always)
     private func recordArrival(_ view: RTPPacketView, layer: Int, of publisher: PublisherSession, now: MonoTime) {
-        if publisher.videoLayers[layer].statistics.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
-                                                          arrivalTime: Self.clockUnits(now, rate: publisher.videoClockRate)) {
-            publisher.videoLayers[layer].newestTimestamp = view.timestamp
-            publisher.videoLayers[layer].newestSequence = view.sequence
+        if publisher.stream.videoLayers[layer].statistics.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
+                                                          arrivalTime: Self.clockUnits(now, rate: publisher.stream.videoClockRate)) {
+            publisher.stream.videoLayers[layer].newestTimestamp = view.timestamp
+            publisher.stream.videoLayers[layer].newestSequence = view.sequence
         }
     }
 }

@@ -9,6 +9,13 @@ import OnAirWire
 package final class Room {
     package let id: String
     package var publisher: PublisherSession?
+    /// What the viewers here are fed from: the publisher's ``PublisherSession/stream`` on its
+    /// worker, a replica filled from ``upstream`` on any other.
+    package var stream: StreamSource?
+    /// Where the stream goes to viewers on other workers, once some have any (publisher's worker).
+    package var feed: StreamFeed?
+    /// The feed this worker's copy of the stream reads (a worker other than the publisher's).
+    package var upstream: StreamFeed?
     package var viewers: [ViewerSession] = []
     package var peakViewers = 0
     /// Set when some layer needs a keyframe (``ReceivedLayer/keyframeWanted``); the engine
@@ -23,6 +30,8 @@ package final class Room {
     package var packetsOut: UInt64 = 0
     package var bytesOut: UInt64 = 0
     package var retransmissions: UInt64 = 0
+    /// ``bytesOut`` already added to the feed's total (a replica).
+    package var reportedBytesOut: UInt64 = 0
     /// Layer switches and paused video time of viewers that left (a counter must not go down
     /// when one leaves); ``layerSwitches`` adds the viewers still here.
     package var departedSwitchesUp: UInt64 = 0
@@ -44,6 +53,18 @@ package final class Room {
 
     package var isEmpty: Bool { publisher == nil && viewers.isEmpty }
 
+    /// Whether viewers may join: its publisher is here and on, or it reads a stream not ended.
+    package var isLive: Bool {
+        if let publisher { return !publisher.ended }
+        return upstream.map { $0.endReason == nil } ?? false
+    }
+
+    /// Connected viewers of the stream on other workers.
+    package var viewersElsewhere: Int {
+        guard let feed = feed ?? upstream else { return 0 }
+        return max(0, feed.totalViewers - viewers.filter { $0.connectedAt != nil }.count)
+    }
+
     /// Layer switches decided, up and down, pauses, and video time paused, of every viewer the
     /// room had.
     package var layerSwitches: (up: UInt64, down: UInt64, pauses: UInt64, paused: PausedVideoTime) {
@@ -64,7 +85,7 @@ package final class Room {
         if let known = publisher.videoRanks[view.ssrc] { return known }
         guard let id = publisher.ridExtensionID, let range = view.extensionElement(id: id, in: raw) else { return .max }
         let rid = String(decoding: UnsafeRawBufferPointer(rebasing: raw[range]), as: UTF8.self)
-        let rank = publisher.videoRIDs.firstIndex(of: rid) ?? .max
+        let rank = publisher.stream.videoRIDs.firstIndex(of: rid) ?? .max
         publisher.videoRanks[view.ssrc] = rank
         return rank
     }
@@ -95,8 +116,8 @@ package final class Room {
             let sequence = UInt16(raw[range.lowerBound]) << 8 | UInt16(raw[range.lowerBound + 1])
             publisher.transportFeedback.record(sequence: sequence, arrivalMicroseconds: Int64(now.nanoseconds / 1000))
         }
-        let isVideo = view.payloadType == publisher.videoPayloadType
-        guard isVideo || view.payloadType == publisher.audioPayloadType else {
+        let isVideo = view.payloadType == publisher.stream.videoPayloadType
+        guard isVideo || view.payloadType == publisher.stream.audioPayloadType else {
             if view.payloadType == publisher.repair?.rtxPayloadType {
                 slab.keep()  // the RTX packet stays readable while its original is written
                 guard let slot = slab.nextSlot() else { return nil }
@@ -115,39 +136,58 @@ package final class Room {
                                             isRetransmission: isRetransmission) else { return nil }
             queueForFanOut(raw, view: view, isVideo: true, keyframe: admitted.keyframe, lead: admitted.lead, layer: admitted.layer,
                            slab: slab, sender: sender, now: now)
+            feed?.packet(.video, raw: raw, view: view, layer: admitted.layer, rank: publisher.stream.videoLayers[admitted.layer].rank,
+                         keyframe: admitted.keyframe, preamble: admitted.preamble, lead: admitted.lead,
+                         retransmission: isRetransmission, switched: false, now: now)
             if let tap {
-                tap.video(layer: admitted.layer, rid: publisher.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
+                tap.video(layer: admitted.layer, rid: publisher.stream.videoLayers[admitted.layer].rid, isPrimary: admitted.primary,
                                  sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
             }
         } else {
+            let switched: Bool
             switch publisher.audioSource.accept(view.ssrc, now: now) {
             case .ignore: return nil
             case .switched:
                 publisher.audioStats = nil
                 for viewer in viewers { viewer.audio?.rebase(timestampStep: 960) }
-            case .forward: break
+                switched = true
+            case .forward: switched = false
             }
-            publisher.audioBytes &+= UInt64(raw.count)
+            publisher.stream.audioSSRC = view.ssrc
+            publisher.stream.audioBytes &+= UInt64(raw.count)
             if publisher.audioStats == nil { publisher.audioStats = RTPStreamStatistics(ssrc: view.ssrc) }
             publisher.audioStats?.record(sequenceNumber: view.sequence, rtpTimestamp: view.timestamp,
-                                         arrivalTime: Self.clockUnits(now, rate: publisher.audioClockRate))
+                                         arrivalTime: Self.clockUnits(now, rate: publisher.stream.audioClockRate))
             queueForFanOut(raw, view: view, isVideo: false, keyframe: false, lead: 0, layer: -1, slab: slab, sender: sender, now: now)
+            feed?.packet(.audio, raw: raw, view: view, layer: -1, rank: -1, keyframe: false, preamble: false, lead: 0,
+                         retransmission: isRetransmission, switched: switched, now: now)
             tap?.audio(sequence: view.sequence, timestamp: view.timestamp, marker: view.marker, payload: payload, now: now)
         }
         if let tap, tap.takeKeyframeRequest() {
             // Every layer at once: the renditions' segments start at the same IDR times.
-            for layer in publisher.videoLayers.indices { wantKeyframe(layer: layer, of: publisher) }
+            for layer in publisher.stream.videoLayers.indices { wantKeyframe(layer: layer) }
         }
+        if let feed { takeKeyframeRequests(from: feed) }
         return nil
     }
 
-    /// Asks for a keyframe of one layer; the engine sends the PLI after the packet (coalesced).
-    /// `prompt`: a viewer is waiting to start on this layer (it joined, or switches to it).
-    package func wantKeyframe(layer: Int, of publisher: PublisherSession, prompt: Bool = false) {
-        guard publisher.videoLayers.indices.contains(layer) else { return }
-        publisher.videoLayers[layer].keyframeWanted = true
-        if prompt { publisher.videoLayers[layer].keyframePrompt = true }
+    /// Asks for a keyframe of one layer; the engine sends the PLI after the packet (coalesced,
+    /// on the publisher's worker). `prompt`: a viewer is waiting to start on this layer (it
+    /// joined, or switches to it).
+    package func wantKeyframe(layer: Int, prompt: Bool = false) {
+        guard let stream, stream.videoLayers.indices.contains(layer) else { return }
+        stream.videoLayers[layer].keyframeWanted = true
+        if prompt { stream.videoLayers[layer].keyframePrompt = true }
         needsKeyframe = true
+    }
+
+    /// Keyframes other workers' viewers want, coalesced with this worker's own.
+    @inline(__always)
+    package func takeKeyframeRequests(from feed: StreamFeed) {
+        guard let requests = feed.takeKeyframeRequests(), let stream else { return }
+        for layer in stream.videoLayers.indices where requests.wanted & (1 << layer) != 0 {
+            wantKeyframe(layer: layer, prompt: requests.prompt & (1 << layer) != 0)
+        }
     }
 
     /// Answers a viewer's NACK for video sequence numbers from its layer's cache, within its
@@ -182,9 +222,9 @@ package final class Room {
     private func resend(_ viewerSequence: UInt16, to viewer: ViewerSession, now: MonoTime, sender: any DatagramSink) {
         // Paused, to resume afresh: the holes need no answer, and a link too thin for the
         // layer has no room for one.
-        guard let publisher, let track = viewer.video, !track.resumesAfresh, let destination = viewer.destination,
+        guard let stream, let track = viewer.video, !track.resumesAfresh, let destination = viewer.destination,
               viewer.peer.canSendMedia, let source = track.source(ofViewerSequence: viewerSequence),
-              publisher.videoLayers.indices.contains(source.layer) else { return }
+              stream.videoLayers.indices.contains(source.layer) else { return }
         let layer = source.layer
         // A packet of a layer the viewer has left (it has the new layer's keyframe): not worth
         // the link it would take; the hole is filled.
@@ -194,8 +234,8 @@ package final class Room {
         }
         // Not cached: gone (the hole is filled), or not arrived yet (a repair from the
         // publisher may still bring it, and will reach the viewer like any packet).
-        guard publisher.videoLayers[layer].cache.contains(sequenceNumber: source.sequence) else {
-            if publisher.videoLayers[layer].hasEvicted(source.sequence) {
+        guard stream.videoLayers[layer].cache.contains(sequenceNumber: source.sequence) else {
+            if stream.videoLayers[layer].hasEvicted(source.sequence) {
                 giveUp(viewerSequence, of: viewer, at: destination, sender: sender, now: now)
             }
             return
@@ -205,8 +245,8 @@ package final class Room {
             giveUp(viewerSequence, of: viewer, at: destination, sender: sender, now: now)
             return
         }
-        publisher.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
-            guard let view = RTPPacketView(raw), view.payloadType == publisher.videoPayloadType,
+        stream.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
+            guard let view = RTPPacketView(raw), view.payloadType == stream.videoPayloadType,
                   let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
             let sent = emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: track.payloadType,
                             sequence: viewerSequence, timestamp: timestamp, ssrc: track.ssrc,

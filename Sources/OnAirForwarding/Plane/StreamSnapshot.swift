@@ -78,6 +78,8 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         /// NACKed packets answered with padding: gone from the cache, or over the viewer's budget.
         public var retransmissionsGivenUp: UInt64
         public var nacksReceived: UInt64
+        /// The media worker it is on (``media.workers``).
+        public var worker: Int
 
         enum CodingKeys: String, CodingKey {
             case sessionID = "session", layer, width, height, targetLayer = "target_layer", paused
@@ -85,7 +87,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
             case lossFraction = "loss_fraction", rttMs = "rtt_ms", switchesUp = "switches_up", switchesDown = "switches_down"
             case probesSucceeded = "probes_succeeded", probesFailed = "probes_failed", paddingBytes = "padding_bytes"
             case pausedSeconds = "paused_seconds", pauses, pauseReason = "pause_reason", bytesOut = "bytes_out", retransmissions
-            case retransmissionsGivenUp = "retransmissions_given_up", nacksReceived = "nacks_received"
+            case retransmissionsGivenUp = "retransmissions_given_up", nacksReceived = "nacks_received", worker
         }
     }
 

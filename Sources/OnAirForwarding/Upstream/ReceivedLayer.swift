@@ -11,6 +11,8 @@ package struct ReceivedLayer {
     package let ssrc: UInt32
     /// RFC 8852 rid, when the publisher sends simulcast.
     package let rid: String?
+    /// Its rid's place in the offer's list (``StreamSource/videoRIDs``), or -1.
+    package let rank: Int
     /// Recent packets (decrypted, as received) for answering viewers' NACKs.
     package var cache: RTPPacketCache
     /// Gaps in its sequence numbers, asked for again upstream (used when NACK was negotiated).
@@ -47,9 +49,10 @@ package struct ReceivedLayer {
     private var sampledBytes: UInt64 = 0
     private var sampledFrames: UInt64 = 0
 
-    package init(ssrc: UInt32, rid: String?, cacheSize: Int = 1024) {
+    package init(ssrc: UInt32, rid: String?, rank: Int = -1, cacheSize: Int = 1024) {
         self.ssrc = ssrc
         self.rid = rid
+        self.rank = rid == nil ? -1 : rank
         cache = RTPPacketCache(capacity: cacheSize, maxPacketSize: 1500)
         statistics = RTPStreamStatistics(ssrc: ssrc)
     }
@@ -89,6 +92,15 @@ package struct ReceivedLayer {
             preambleStart = nil
             return 0
         }
+    }
+
+    /// A replica's record of a packet the publisher's worker took in order or not: the newest
+    /// sequence number and timestamp follow the ones that move forward.
+    @inline(__always)
+    package mutating func noteNewest(sequence: UInt16, timestamp: UInt32) {
+        guard packets <= 1 || Int16(bitPattern: sequence &- newestSequence) > 0 else { return }
+        newestSequence = sequence
+        newestTimestamp = timestamp
     }
 
     /// Counts a keyframe once per frame (an IDR's slices share a timestamp); true when this

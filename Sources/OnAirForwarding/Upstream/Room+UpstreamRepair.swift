@@ -8,11 +8,11 @@ extension Room {
     /// padding-only probe, a repair of an unknown source, a malformed packet).
     package static func recoverOriginal(of raw: UnsafeRawBufferPointer, view: RTPPacketView, from publisher: PublisherSession,
                                         into output: UnsafeMutableRawBufferPointer) -> (raw: UnsafeRawBufferPointer, view: RTPPacketView)? {
-        guard publisher.repair != nil, let payloadType = publisher.videoPayloadType else { return nil }
+        guard publisher.repair != nil, let payloadType = publisher.stream.videoPayloadType else { return nil }
         publisher.repair?.rtxPackets &+= 1
         guard view.payloadRange.count >= 2,
               let media = mediaSource(ofRTX: view.ssrc, in: raw, view: view, publisher: publisher),
-              publisher.videoLayer(ssrc: media) != nil,
+              publisher.stream.videoLayer(ssrc: media) != nil,
               let original = try? RTX.unwrap(raw, view: view, originalSSRC: media, originalPayloadType: payloadType, into: output)
         else { return nil }
         return (UnsafeRawBufferPointer(rebasing: output[..<original.payloadRange.upperBound]), original)
@@ -28,7 +28,7 @@ extension Room {
         if let id = repair.repairedRIDExtensionID {
             guard let range = view.extensionElement(id: id, in: raw) else { return nil }
             let rid = String(decoding: UnsafeRawBufferPointer(rebasing: raw[range]), as: UTF8.self)
-            guard let rank = publisher.videoRIDs.firstIndex(of: rid) else { return nil }
+            guard let rank = publisher.stream.videoRIDs.firstIndex(of: rid) else { return nil }
             media = publisher.videoRanks.first { $0.value == rank }?.key
         } else {
             media = publisher.videoSSRC
@@ -48,10 +48,10 @@ extension Room {
     ///
     /// - Parameter timestamps: scratch space for the frames' timestamps.
     package func announceLoss(_ sequences: [UInt16], layer: Int, timestamps: inout [UInt32], sender: any DatagramSink, now: MonoTime) {
-        guard let publisher, publisher.videoLayers.indices.contains(layer) else { return }
+        guard let stream, stream.videoLayers.indices.contains(layer) else { return }
         timestamps.removeAll(keepingCapacity: true)
         for sequence in sequences {
-            timestamps.append(nearestTimestamp(to: sequence, layer: layer, of: publisher) ?? publisher.videoLayers[layer].newestTimestamp)
+            timestamps.append(nearestTimestamp(to: sequence, layer: layer, of: stream) ?? stream.videoLayers[layer].newestTimestamp)
         }
         for viewer in viewers {
             guard let destination = viewer.destination, viewer.peer.canSendMedia, viewer.video?.current == layer else { continue }
@@ -62,7 +62,7 @@ extension Room {
                                 sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: viewer.video!.ssrc,
                                 payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4, now: now)
                 guard sent != nil else { continue }
-                publisher.repair?.lossAnnouncements &+= 1
+                publisher?.repair?.lossAnnouncements &+= 1
                 viewer.history.recordSent(sequence: numbers.sequence, timestamp: numbers.timestamp, marker: false)
             }
         }
@@ -71,14 +71,14 @@ extension Room {
     /// The RTP timestamp of the cached packet of `layer` nearest before `sequence` (its frame,
     /// or the one before it), else the nearest after it. Loss comes in bursts (a full queue
     /// drops everything for a while), so the next packets may be missing too.
-    private func nearestTimestamp(to sequence: UInt16, layer: Int, of publisher: PublisherSession) -> UInt32? {
+    private func nearestTimestamp(to sequence: UInt16, layer: Int, of stream: StreamSource) -> UInt32? {
         for distance in 1...UInt16(64) {
-            if let found = publisher.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &- distance, { RTPPacketView($0)?.timestamp }) ?? nil {
+            if let found = stream.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &- distance, { RTPPacketView($0)?.timestamp }) ?? nil {
                 return found
             }
         }
         for distance in 1...UInt16(64) {
-            if let found = publisher.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &+ distance, { RTPPacketView($0)?.timestamp }) ?? nil {
+            if let found = stream.videoLayers[layer].cache.withPacket(sequenceNumber: sequence &+ distance, { RTPPacketView($0)?.timestamp }) ?? nil {
                 return found
             }
         }
@@ -88,6 +88,6 @@ extension Room {
     /// Loss that no NACK can repair any more: a keyframe of that layer is the only way on.
     package func lossNeedsKeyframe(_ publisher: PublisherSession, layer: Int) {
         publisher.repair?.keyframeRequests &+= 1
-        wantKeyframe(layer: layer, of: publisher)
+        wantKeyframe(layer: layer)
     }
 }

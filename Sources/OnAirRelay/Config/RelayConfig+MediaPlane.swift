@@ -3,7 +3,7 @@ import OnAirForwarding
 
 extension RelayConfig {
     /// What the media plane takes from this configuration, with the UDP port actually bound.
-    func mediaPlaneSettings(udpPort: Int) -> MediaPlaneSettings {
+    func mediaPlaneSettings(udpPort: Int, worker: Int = 0) -> MediaPlaneSettings {
         var settings = MediaPlaneSettings()
         settings.maxSessions = limits.maxSessions
         settings.maxViewersPerRoom = limits.maxViewersPerRoom
@@ -14,6 +14,7 @@ extension RelayConfig {
         settings.maxPublishBitrate = media.maxPublishBitrate
         settings.candidateAddresses = candidateAddresses
         settings.udpPort = udpPort
+        settings.worker = worker
         return settings
     }
 }

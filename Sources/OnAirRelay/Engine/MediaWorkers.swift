@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import OnAirDTLS
 import OnAirForwarding
+import OnAirWire
 import Synchronization
 
 /// The relay's media workers (`media.workers`): one ``RelayEngine`` per worker, each on an
@@ -11,12 +12,17 @@ import Synchronization
 /// the right worker behind one port, so a session is placed when its answer is built: its
 /// candidate carries its worker's port, and no datagram ever crosses workers.
 ///
-/// A room lives on one worker: its first publisher goes to the least-loaded worker, and the
-/// room's viewers, later publishers and control requests follow it there. Rooms spread over
-/// the cores; one room's audience is still bounded by its worker's core.
+/// A room's publisher lives on one worker: the room's first publisher goes to the
+/// least-loaded worker, and its later publishers follow it there. Each new viewer goes to the
+/// least-loaded worker: on another than the publisher's, it joins that worker's replica of
+/// the room, fed through the stream's ``StreamFeed`` (written once by the publisher's
+/// worker, read in place by each other worker, which does everything per viewer itself).
 public final class MediaWorkers: Sendable {
     public let engines: [RelayEngine]
     let sockets: [UDPMediaSocket]
+    /// One per worker: rings its loop when a feed it reads has records.
+    private let doorbells: [PipeDoorbell]
+    private let doorbellChannels = Mutex<[Channel]>([])
     public let hls: HLSService
     /// The workers' threads when this made them (nil: loops lent by the caller).
     private let ownGroup: MultiThreadedEventLoopGroup?
@@ -33,16 +39,18 @@ public final class MediaWorkers: Sendable {
         let group: any EventLoopGroup = lent ?? ownGroup!
         var sockets: [UDPMediaSocket] = []
         var engines: [RelayEngine] = []
+        var doorbells: [PipeDoorbell] = []
         do {
             for index in 0..<count {
+                doorbells.append(try PipeDoorbell())
                 let port = config.media.udpPort == 0 ? 0 : config.media.udpPort + index
                 let socket = try UDPMediaSocket(host: config.media.bind, port: port)
                 sockets.append(socket)
                 var workerLogger = logger
                 if count > 1 { workerLogger[metadataKey: "worker"] = "\(index)" }
                 // `next()` goes round the group's loops: one loop (thread) per engine.
-                engines.append(RelayEngine(loop: group.next(), sender: socket.sender, udpPort: socket.localPort, config: config,
-                                           certificate: certificate, hls: hls, logger: workerLogger))
+                engines.append(RelayEngine(loop: group.next(), sender: socket.sender, udpPort: socket.localPort, worker: index,
+                                           config: config, certificate: certificate, hls: hls, logger: workerLogger))
             }
         } catch {
             try? ownGroup?.syncShutdownGracefully()
@@ -50,15 +58,24 @@ public final class MediaWorkers: Sendable {
         }
         self.engines = engines
         self.sockets = sockets
+        self.doorbells = doorbells
         self.hls = hls
     }
 
     /// Starts reading every socket and the engines' timers.
     public func start(lifecycleObserver: StreamLifecycleObserver?) async throws {
-        for (engine, socket) in zip(engines, sockets) {
+        let wakeups: [(any TapWakeup)?] = doorbells
+        for (index, (engine, socket)) in zip(engines, sockets).enumerated() {
             engine.lifecycleObserver = lifecycleObserver
             try await socket.start(on: engine.loop, receiver: engine)
-            try await engine.loop.submit { engine.startTimers() }.get()
+            try await engine.perform { engine in
+                engine.plane.feedWakeups = wakeups
+                engine.startTimers()
+            }
+            if engines.count > 1 {
+                let channel = try await doorbells[index].watch(on: engine.loop) { engine.drainFeeds() }
+                doorbellChannels.withLock { $0.append(channel) }
+            }
         }
     }
 
@@ -67,9 +84,51 @@ public final class MediaWorkers: Sendable {
 
     // MARK: placement
 
-    /// The engine of the worker `room` lives on (worker 0 for a room never published).
+    /// The engine of the worker `room`'s publisher lives on (worker 0 for a room never published).
     func engine(room: String) -> RelayEngine {
         engines[placement.withLock { $0[room] } ?? 0]
+    }
+
+    /// The engine that has session `id` of `room` (a viewer may be on any worker); the room's
+    /// publisher's worker when none has it (which then answers that it does not know it).
+    func engine(session id: String, room: String) async -> RelayEngine {
+        let home = engine(room: room)
+        guard engines.count > 1 else { return home }
+        for engine in [home] + engines.filter({ $0 !== home }) {
+            if (try? await engine.perform({ $0.plane.sessions[id]?.room == room })) == true { return engine }
+        }
+        return home
+    }
+
+    /// Creates a session: a publisher on its room's worker, a viewer on the least-loaded worker
+    /// (in a replica of the room when that is not the publisher's).
+    func createSession(kind: SessionKind, room: String, offer: String, maximumHeight: Int?) async throws -> SessionCreated {
+        if kind == .publisher {
+            return try await engineForPublisher(room: room).perform {
+                try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight)
+            }
+        }
+        let home = engine(room: room)
+        let chosen = await leastLoaded()
+        guard chosen !== home, let feed = try await home.perform({ $0.plane.feed(room: room) }) else {
+            return try await home.perform { try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight) }
+        }
+        return try await chosen.perform { engine in
+            try engine.plane.attachReplica(feed, now: MonoTime.now())
+            return try engine.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight)
+        }
+    }
+
+    /// The worker with the lowest load (its media loop's load in whole percent of its core,
+    /// then its sessions: idle workers differ by noise).
+    private func leastLoaded() async -> RelayEngine {
+        guard engines.count > 1 else { return engines[0] }
+        var loads: [(percent: Int, sessions: Int)] = []
+        for engine in engines {
+            let load = try? await engine.perform { (Int($0.plane.mediaLoad.load * 100), $0.plane.sessions.count) }
+            loads.append(load ?? (.max, .max))
+        }
+        return engines[loads.indices.min { loads[$0] < loads[$1] } ?? 0]
     }
 
     /// Where a new publisher of `room` goes: the room's worker, or for a new room the
@@ -77,15 +136,8 @@ public final class MediaWorkers: Sendable {
     /// sessions: idle workers differ by noise).
     func engineForPublisher(room: String) async -> RelayEngine {
         if let known = placement.withLock({ $0[room] }) { return engines[known] }
-        var best = 0
-        if engines.count > 1 {
-            var loads: [(percent: Int, sessions: Int)] = []
-            for engine in engines {
-                let load = try? await engine.perform { (Int($0.plane.mediaLoad.load * 100), $0.plane.sessions.count) }
-                loads.append(load ?? (.max, .max))
-            }
-            best = loads.indices.min { loads[$0] < loads[$1] } ?? 0
-        }
+        let least = await leastLoaded()
+        let best = engines.firstIndex { $0 === least } ?? 0
         // Two first publishers at once: the first to get here places the room.
         return engines[placement.withLock { placement in
             if let known = placement[room] { return known }
@@ -96,11 +148,25 @@ public final class MediaWorkers: Sendable {
 
     // MARK: every worker
 
-    /// Every live stream, worker by worker.
+    /// Every live stream, its viewers on every worker added up, by room.
     func snapshots() async throws -> [StreamSnapshot] {
-        var all: [StreamSnapshot] = []
-        for engine in engines { all += try await engine.perform { $0.snapshots() } }
-        return all
+        var byRoom: [String: StreamSnapshot] = [:]
+        for engine in engines {
+            for snapshot in try await engine.perform({ $0.snapshots() }) {
+                byRoom[snapshot.room] = byRoom[snapshot.room].map { $0.merging(snapshot) } ?? snapshot
+            }
+        }
+        return byRoom.keys.sorted().compactMap { byRoom[$0] }
+    }
+
+    /// One room, its viewers on every worker added up; nil when no worker has it.
+    func snapshot(room: String) async throws -> StreamSnapshot? {
+        var merged: StreamSnapshot?
+        for engine in engines {
+            guard let snapshot = try await engine.perform({ $0.snapshot(room: room) }) else { continue }
+            merged = merged.map { $0.merging(snapshot) } ?? snapshot
+        }
+        return merged
     }
 
     /// Each worker's counters, in worker order.
@@ -118,6 +184,7 @@ public final class MediaWorkers: Sendable {
     /// Closes the sockets and stops the workers' threads (after ``shutdown()``).
     func close() async {
         for socket in sockets { await socket.close() }
+        for channel in doorbellChannels.withLock({ $0 }) { try? await channel.close() }
         try? await ownGroup?.shutdownGracefully()
     }
 }

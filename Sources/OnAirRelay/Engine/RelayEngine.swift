@@ -18,13 +18,13 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     let plane: MediaPlane
     private var timer: RepeatedTask?
 
-    public init(loop: EventLoop, sender: BatchedDatagramSender, udpPort: Int, config: RelayConfig,
+    public init(loop: EventLoop, sender: BatchedDatagramSender, udpPort: Int, worker: Int = 0, config: RelayConfig,
                 certificate: DTLSCertificate, hls: HLSService, logger: Logger) {
         self.loop = loop
         self.sender = sender
         self.config = config
         self.logger = logger
-        plane = MediaPlane(sender: sender, settings: config.mediaPlaneSettings(udpPort: udpPort), certificate: certificate,
+        plane = MediaPlane(sender: sender, settings: config.mediaPlaneSettings(udpPort: udpPort, worker: worker), certificate: certificate,
                            logger: logger)
         plane.makeTap = { [hls] room, publisher in Self.makeTap(room: room, publisher: publisher, hls: hls) }
     }
@@ -55,6 +55,14 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     public func readBatchComplete() {
         let start = MonoTime.now()
         plane.readBatchComplete(now: start)
+        plane.mediaLoad.noteFanOut(from: start, to: MonoTime.now())
+    }
+
+    /// Streams of other workers' publishers have records waiting (this worker's doorbell rang).
+    func drainFeeds() {
+        let start = MonoTime.now()
+        plane.drainFeeds(now: start)
+        sender.flush()
         plane.mediaLoad.noteFanOut(from: start, to: MonoTime.now())
     }
 
@@ -109,6 +117,6 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     private static func makeTap(room: String, publisher: PublisherSession, hls: HLSService) -> MediaTapRing? {
         guard hls.settings.enabled, publisher.negotiated.media(of: .video)?.codec.isH264 == true else { return nil }
         return hls.makeTap(room: room, streamID: String(publisher.id.prefix(12)),
-                           hasAudio: publisher.negotiated.media(of: .audio)?.codec.isOpus == true, rids: publisher.videoRIDs)
+                           hasAudio: publisher.negotiated.media(of: .audio)?.codec.isOpus == true, rids: publisher.stream.videoRIDs)
     }
 }

@@ -20,7 +20,7 @@ public final class HLSService: @unchecked Sendable {
     let recordings = RecordingWriter()
     /// The thread's group when the service made it (nil: a loop lent by the caller).
     private let ownGroup: MultiThreadedEventLoopGroup?
-    private let doorbell: HLSDoorbell
+    private let doorbell: PipeDoorbell
     private var doorbellChannel: Channel?
     /// Streams whose rings are still open, with the branch each feeds.
     private var streams: [(room: String, ring: MediaTapRing, branch: HLSBranch)] = []
@@ -45,7 +45,7 @@ public final class HLSService: @unchecked Sendable {
     private init(settings: HLSSettings, logger: Logger, loop: EventLoop?) throws {
         ownGroup = loop == nil ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
         self.loop = loop ?? ownGroup!.next()
-        doorbell = try HLSDoorbell()
+        doorbell = try PipeDoorbell()
         self.settings = settings
         self.logger = logger
     }

@@ -42,7 +42,7 @@ enum RelayRouter {
         }
         router.get("/api/streams/:room") { _, context -> Response in
             let room = try RoomID.validated(context.parameters.require("room"))
-            guard let stream = try await workers.engine(room: room).perform({ $0.snapshot(room: room) }) else {
+            guard let stream = try await workers.snapshot(room: room) else {
                 throw RelayHTTPError(.notFound, "room \(room) has no stream and no viewers")
             }
             return json(try encoder.encode(stream))

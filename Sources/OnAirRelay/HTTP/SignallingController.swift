@@ -64,7 +64,9 @@ struct SignallingController: Sendable {
             throw RelayHTTPError(.unprocessableContent, "max_height must be 1...4320 lines (got \(height))")
         }
         do {
-            try await workers.engine(room: room).perform { try $0.setLayerCap(id: session, room: room, maximumHeight: cap.maxHeight) }
+            try await workers.engine(session: session, room: room).perform {
+                try $0.setLayerCap(id: session, room: room, maximumHeight: cap.maxHeight)
+            }
         } catch let error as EngineError {
             throw httpError(error, kind: .viewer)
         }
@@ -88,10 +90,7 @@ struct SignallingController: Sendable {
         if kind == .publisher { try await claimInDirectory(room) }
         let created: SessionCreated
         do {
-            let engine = kind == .publisher ? await workers.engineForPublisher(room: room) : workers.engine(room: room)
-            created = try await engine.perform {
-                try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight)
-            }
+            created = try await workers.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight)
         } catch let error as EngineError {
             logger.info("refused \(kind.rawValue) in room \(room): \(error)", metadata: ["room": "\(room)"])
             throw httpError(error, kind: kind)
@@ -134,7 +133,7 @@ struct SignallingController: Sendable {
         let fragment = String(decoding: body.readableBytesView, as: UTF8.self)
         let ifMatch = request.headers[.ifMatch]
         do {
-            let result = try await workers.engine(room: room).perform {
+            let result = try await workers.engine(session: session, room: room).perform {
                 try $0.patchSession(id: session, room: room, kind: kind, ifMatch: ifMatch, fragment: fragment)
             }
             switch result {
@@ -156,7 +155,7 @@ struct SignallingController: Sendable {
         let session = try context.parameters.require("session")
         try BearerAuth.require(token(for: kind, room: room), in: request, what: "this session")
         do {
-            try await workers.engine(room: room).perform { try $0.deleteSession(id: session, room: room, kind: kind) }
+            try await workers.engine(session: session, room: room).perform { try $0.deleteSession(id: session, room: room, kind: kind) }
         } catch let error as EngineError {
             throw httpError(error, kind: kind)
         }

@@ -7,11 +7,12 @@ import NIOCore
 import NIOPosix
 import OnAirForwarding
 
-/// Wakes the LL-HLS loop when a forwarding loop has published media into a sleeping
-/// ``MediaTapRing``: a byte written to a pipe whose read end the loop watches. A write is one
-/// system call and allocates nothing, unlike scheduling a task on the loop; a full pipe
-/// means a wake is already pending, so the write may fail.
-final class HLSDoorbell: TapWakeup, @unchecked Sendable {
+/// Wakes an event loop when another thread has published into a ring it reads and sleeps
+/// on (the LL-HLS loop's ``MediaTapRing``s, a media worker's ``StreamFeed``s): a byte written
+/// to a pipe whose read end the loop watches. A write is one system call and allocates
+/// nothing, unlike scheduling a task on the loop; a full pipe means a wake is already
+/// pending, so the write may fail.
+final class PipeDoorbell: TapWakeup, @unchecked Sendable {
     // @unchecked: `writeEnd` never changes after init; write(2) is thread-safe.
     private let writeEnd: Int32
     /// The pipe's read end, owned by the channel once ``watch(on:onRing:)`` ran.
@@ -19,7 +20,7 @@ final class HLSDoorbell: TapWakeup, @unchecked Sendable {
 
     init() throws {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw IOError(errnoCode: errno, reason: "pipe for the LL-HLS doorbell") }
+        guard pipe(&ends) == 0 else { throw IOError(errnoCode: errno, reason: "pipe for a doorbell") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         readEnd = ends[0]
