@@ -26,6 +26,7 @@ swift test --skip-build
 echo "== media plane allocations (release build)"
 swift build -c release --product plane-allocations -q
 .build/release/plane-allocations
+.build/release/plane-allocations --workers 2
 
 if [ -z "${ONAIR_SKIP_FUZZ:-}" ] && [ -x tools/fuzz/run.sh ]; then
   echo "== fuzz smoke"

@@ -12,7 +12,7 @@ struct MediaWorkersTests {
         Set(try SessionDescription.parse(answer).media.flatMap(\.candidates).map { Int($0.port) })
     }
 
-    @Test("two workers: two ports; a new room goes to the idler worker, its viewers follow it there")
+    @Test("two workers: two ports; a new room goes to the idler worker; viewers spread over both, found for PATCH and DELETE")
     func placement() async throws {
         try await withRelay({ $0.media.workers = 2 }) { relay, client in
             let ports = relay.workers.udpPorts
@@ -21,22 +21,39 @@ struct MediaWorkersTests {
             let second = try Self.ports(try await client.publish(room: "2").answer)
             #expect(first.count == 1 && second.count == 1 && first != second, "\(first) \(second)")
             #expect(first.union(second) == Set(ports))
-            for _ in 0..<3 {
-                #expect(try Self.ports(try await client.watch(room: "2").answer) == second)
-                #expect(try Self.ports(try await client.watch(room: "1").answer) == first)
+            // Each viewer goes to the worker with the fewest sessions, whichever has the publisher.
+            var viewers: [CreatedSession] = []
+            var seen: Set<Int> = []
+            for room in ["2", "2", "1", "1", "2", "1"] {
+                let viewer = try await client.watch(room: room)
+                viewers.append(viewer)
+                seen.formUnion(try Self.ports(viewer.answer))
             }
+            #expect(seen == Set(ports))
+            let replicas = try await relay.workers.engines[0].perform { $0.plane.replicas.count }
+                + relay.workers.engines[1].perform { $0.plane.replicas.count }
+            #expect(replicas >= 1)
             // A second publisher of a room is refused by the room's own worker, as with one.
             let again = try await client.post("/whip/2", TestOffers.publisher())
             #expect(again.status == .conflict)
-            // Every worker's streams are listed, and each room is found where it lives.
+            // Every worker's streams are listed once, and each room is found.
             let listed = try await client.get("/api/streams")
             #expect(listed.status == .ok)
+            #expect(listed.text.components(separatedBy: "\"room\":").count == 3, "\(listed.text)")
             #expect(try await client.get("/api/streams/1").status == .ok)
             #expect(try await client.get("/api/streams/2").status == .ok)
             let metrics = String(buffer: try await client.get("/metrics").body)
             #expect(metrics.contains("onair_worker_sessions{worker=\"0\"} 4"), "\(metrics)")
             #expect(metrics.contains("onair_worker_sessions{worker=\"1\"} 4"), "\(metrics)")
             #expect(metrics.contains("onair_sessions 8"))
+            // Sessions are found on whichever worker has them.
+            for viewer in viewers {
+                let patched = try await client.patch(viewer.location, "a=candidate:1 1 udp 1 192.0.2.1 9 typ host\r\n",
+                                                     ifMatch: viewer.etag)
+                #expect(patched.status == .noContent, "\(patched.status) \(patched.text)")
+                #expect(try await client.delete(viewer.location).status == .ok)
+            }
+            #expect(String(buffer: try await client.get("/metrics").body).contains("onair_sessions 2"))
         }
     }
 

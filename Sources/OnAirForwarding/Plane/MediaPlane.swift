@@ -33,6 +33,8 @@ package final class MediaPlane {
     package var feedWakeups: [(any TapWakeup)?] = []
     /// Rooms here whose stream is published on another worker (``Room/upstream``).
     package var replicas: [Room] = []
+    /// Feed records dropped by streams that ended here (a counter must not go down).
+    package var endedFeedsDropped: UInt64 = 0
     /// Makes the tap (LL-HLS) of a new publisher's stream; nil: no tap.
     package var makeTap: ((_ room: String, _ publisher: PublisherSession) -> MediaTapRing?)?
     private var events: [PeerEvent] = []
@@ -174,6 +176,7 @@ package final class MediaPlane {
     package func tick(now: MonoTime) {
         fanOutPending(now: now)
         drainFeeds(now: now)
+        pruneReplicas()
         for session in sessions.values where !session.ended {
             events.removeAll(keepingCapacity: true)
             session.peer.poll(now: now, events: &events)
@@ -269,6 +272,7 @@ package final class MediaPlane {
             room.tap?.finish()
             room.tap = nil
             room.feed?.finish(reason)
+            endedFeedsDropped &+= room.feed?.dropped ?? 0
             room.feed = nil
             room.stream = nil
             for viewer in room.viewers { end(viewer, reason: reason, now: now) }
@@ -329,6 +333,11 @@ package final class MediaPlane {
 
     /// Run-padded packets of every room, ended ones included.
     package var paddedPackets: UInt64 { endedRoomsPaddedPackets + rooms.values.reduce(0) { $0 + $1.paddedPackets } }
+
+    /// Records this worker's publishers could not hand to other workers, ended streams included.
+    package var feedDropped: UInt64 {
+        rooms.values.reduce(endedFeedsDropped) { $0 &+ ($1.feed?.dropped ?? 0) }
+    }
 
     /// SRTP and SRTCP packets that failed authentication or the replay check (RFC 3711 §3.3),
     /// of every session, ended ones included.

@@ -108,6 +108,16 @@ extension MediaPlane {
         }
     }
 
+    /// Replica rooms without a viewer (one whose viewer's offer was refused after the room
+    /// was joined: both happen in one turn of the loop, so a tick never sees it between).
+    package func pruneReplicas() {
+        for room in replicas where room.viewers.isEmpty && room.upstream != nil {
+            detachReplica(room)
+            if rooms[room.id] === room { rooms[room.id] = nil }
+        }
+        replicas.removeAll { $0.upstream == nil }
+    }
+
     /// A replica room lost its last viewer: it stops reading (the producer stops waiting for it).
     package func detachReplica(_ room: Room) {
         guard let feed = room.upstream else { return }

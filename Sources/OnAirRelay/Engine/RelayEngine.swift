@@ -108,7 +108,8 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         EngineCounters(sessions: plane.sessions.count, datagramsSent: sender.sent, datagramsDropped: sender.dropped,
                        sendMessages: sender.messagesSent, segmentationFallbacks: sender.segmentationFallbacks,
                        paddedPackets: plane.paddedPackets, mediaLoad: plane.mediaLoad.load, fanOutLoad: plane.mediaLoad.fanOutLoad,
-                       unroutable: plane.unroutable, srtpFailures: plane.srtpFailures)
+                       unroutable: plane.unroutable, srtpFailures: plane.srtpFailures, feedDropped: plane.feedDropped,
+                       replicaViewers: plane.replicas.reduce(0) { $0 + $1.viewers.count })
     }
 
     // MARK: LL-HLS

@@ -60,6 +60,8 @@ final class RelayMetrics: Sendable {
             gauge("onair_worker_load", "Share of its core each media worker's loop was busy over the last second", worker.mediaLoad,
                   labels: labels)
             gauge("onair_worker_sessions", "WebRTC sessions on each media worker", Double(worker.sessions), labels: labels)
+            gauge("onair_worker_replica_viewers", "Viewers on each media worker of streams published on another worker",
+                  Double(worker.replicaViewers), labels: labels)
         }
         gauge("onair_media_loop_load", "Share of its core the busiest media worker's loop was busy over the last second",
               engine.mediaLoad)
@@ -73,6 +75,8 @@ final class RelayMetrics: Sendable {
         counter("onair_udp_gso_fallbacks_total", [], "GSO runs the kernel refused, sent one datagram at a time", engine.segmentationFallbacks)
         counter("onair_udp_datagrams_unroutable_total", [], "Datagrams matching no session", engine.unroutable)
         counter("onair_srtp_failures_total", [], "SRTP/SRTCP packets failing authentication or replay checks", engine.srtpFailures)
+        counter("onair_worker_feed_dropped_total", [], "Packets a publisher's worker dropped for viewers on other workers because one fell behind",
+                engine.feedDropped)
         if let hls {
             gauge("onair_hls_waiting_requests", "Blocking playlist and hinted part requests held", Double(hls.waitingRequests))
             counter("onair_hls_recordings_started_total", [], "Stream recordings started", hls.recordingsStarted)
@@ -112,6 +116,10 @@ public struct EngineCounters: Sendable, Codable {
     public var fanOutLoad: Double = 0
     public var unroutable: UInt64 = 0
     public var srtpFailures: UInt64 = 0
+    /// Records a publisher's worker could not hand to other workers (one fell behind).
+    public var feedDropped: UInt64 = 0
+    /// Viewers of streams published on another worker (fed through a stream feed).
+    public var replicaViewers: Int = 0
 }
 
 extension EngineCounters {
@@ -129,6 +137,8 @@ extension EngineCounters {
             fanOutLoad = max(fanOutLoad, worker.fanOutLoad)
             unroutable += worker.unroutable
             srtpFailures += worker.srtpFailures
+            feedDropped += worker.feedDropped
+            replicaViewers += worker.replicaViewers
         }
     }
 }

@@ -9,6 +9,8 @@ import OnAirWire
 // one of them with transport-cc. After a warm-up, every RTP datagram the plane takes in and
 // every read batch it fans out is counted. Exits 1 when any of them allocated. The stream is
 // tapped for LL-HLS, its ring drained by a consumer as the relay's LL-HLS thread does.
+// `--workers 2`: two media workers, the publisher and one viewer on worker 0, the other two
+// viewers on worker 1 (fed through the stream's feed; its drain counts with each read batch).
 
 /// Seconds of stream counted (`--seconds N`, default 10): tools/bench/plane-instructions.sh
 /// runs it twice under callgrind with different lengths and divides the difference.
@@ -16,26 +18,32 @@ let seconds = CommandLine.arguments.firstIndex(of: "--seconds").flatMap {
     $0 + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[$0 + 1]) : nil
 } ?? 10
 
+/// Media workers (`--workers N`, default 1).
+let workers = CommandLine.arguments.firstIndex(of: "--workers").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? Int(CommandLine.arguments[$0 + 1]) : nil
+} ?? 1
+
 func measure() throws -> (PlaneHarness.AllocationCount, frames: [Int], layers: Set<Int>, tapped: Int, committed: Int) {
-    let harness = try PlaneHarness()
+    let harness = try PlaneHarness(workers: workers)
     let tap = CountingTapConsumer()
     // `--no-tap`: without LL-HLS (to compare instruction counts with a plane that had no tap).
     if !CommandLine.arguments.contains("--no-tap") { harness.tapConsumer = tap }
     _ = try LiveStream(harness)
     harness.run(for: .seconds(1))
-    let viewers = [try harness.watch(transportCC: true), try harness.watch(maximumHeight: 360),
-                   try harness.watch(maximumHeight: 180)]
+    let viewers = [try harness.watch(transportCC: true), try harness.watch(maximumHeight: 360, worker: workers > 1 ? 1 : 0),
+                   try harness.watch(maximumHeight: 180, worker: workers - 1)]
     try harness.runUntil(timeout: .seconds(3)) { viewers.allSatisfy { !$0.frames.isEmpty } }
     harness.run(for: .seconds(3))
     let before = viewers.map(\.frames.count)
     let tappedBefore = tap.videoPackets + tap.audioPackets
-    let builtBefore = harness.sink.committed
+    let builtBefore = harness.sinks.reduce(0) { $0 + $1.committed }
     harness.allocations = PlaneHarness.AllocationCount()
     harness.run(for: .seconds(seconds))
-    print("  datagrams the plane built in the counted window: \(harness.sink.committed - builtBefore)")
+    let built = harness.sinks.reduce(0) { $0 + $1.committed }
+    print("  datagrams the plane built in the counted window: \(built - builtBefore)")
     let frames = zip(viewers, before).map { $0.frames.count - $1 }
     return (harness.allocations!, frames, Set(viewers.compactMap { $0.frames.last?.layer }),
-            tap.videoPackets + tap.audioPackets - tappedBefore, harness.sink.committed)
+            tap.videoPackets + tap.audioPackets - tappedBefore, built)
 }
 
 /// Something allocated on purpose, kept where the optimizer cannot drop it.
@@ -50,7 +58,8 @@ guard selfCheck == 1 else {
 }
 
 let (counted, frames, layers, tapped, committed) = try measure()
-print("media plane allocations (release build, \(seconds) s of a 3-layer simulcast stream, 3 viewers, LL-HLS tap)")
+print("media plane allocations (release build, \(seconds) s of a 3-layer simulcast stream, 3 viewers on \(workers) worker(s), "
+      + "LL-HLS tap)")
 print("  RTP datagrams taken in: \(counted.rtpDatagrams), allocations: \(counted.inbound)")
 print("  read batches fanned out: \(counted.batches), allocations: \(counted.fanOut)")
 print("  frames per viewer: \(frames.map(String.init).joined(separator: ", ")), on layers \(layers.sorted())")
