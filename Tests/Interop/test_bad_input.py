@@ -285,15 +285,17 @@ def attack_signalled_session(relay, rng: random.Random, signalled: tuple) -> dic
     location = headers.get("Location")
     offer_ufrag = sdp_attribute(offer, "ice-ufrag")  # USERNAME is "<relay ufrag>:<offer ufrag>"
     relay_ufrag, relay_pwd = sdp_attribute(answer, "ice-ufrag"), sdp_attribute(answer, "ice-pwd")
+    # The session's own media worker's port (its candidate's), which need not be udp_port.
+    port = int(re.search(r"^a=candidate:\S+ \d+ udp \d+ \S+ (\d+) typ host", answer, re.MULTILINE | re.IGNORECASE).group(1))
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", 0))
     result = {}
     try:
         transaction, check = stun_binding_request(f"{relay_ufrag}:{offer_ufrag}", relay_pwd, use_candidate=True)
-        sock.sendto(check, ("127.0.0.1", relay.udp_port))
+        sock.sendto(check, ("127.0.0.1", port))
         result["check"] = await_stun_response(sock, transaction)
         transaction, forged = stun_binding_request(f"{relay_ufrag}:{offer_ufrag}", "not-the-relay-password!!")
-        sock.sendto(forged, ("127.0.0.1", relay.udp_port))
+        sock.sendto(forged, ("127.0.0.1", port))
         result["forged_check"] = await_stun_response(sock, transaction)
         for i in range(600):
             kind = i % 3
@@ -304,7 +306,7 @@ def attack_signalled_session(relay, rng: random.Random, signalled: tuple) -> dic
                 data[0], data[1] = 0x80, rng.randint(0, 127)                     # RTP-like (no keys yet)
             else:
                 data[0], data[1] = 0x80, rng.randint(192, 223)                   # RTCP-like
-            sock.sendto(bytes(data), ("127.0.0.1", relay.udp_port))
+            sock.sendto(bytes(data), ("127.0.0.1", port))
             if i % 100 == 99:
                 time.sleep(0.02)
     finally:

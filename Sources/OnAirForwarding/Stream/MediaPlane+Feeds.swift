@@ -11,9 +11,10 @@ extension MediaPlane {
     package func feed(room id: String) -> StreamFeed? {
         guard let room = rooms[id], let publisher = room.publisher, !publisher.ended else { return nil }
         if room.feed == nil {
-            room.feed = StreamFeed(room: id, publisherID: publisher.id, origin: settings.worker, negotiated: publisher.negotiated,
-                                   wakeups: feedWakeups)
-            notifyViewers(room)
+            let feed = StreamFeed(room: id, publisherID: publisher.id, origin: settings.worker, negotiated: publisher.negotiated,
+                                  wakeups: feedWakeups)
+            feed.setOriginViewers(room.viewers.count { $0.connectedAt != nil })
+            room.feed = feed
         }
         return room.feed
     }

@@ -11,7 +11,7 @@ extension Room {
         guard let stream else { return }
         let raw = record.packet
         let view = record.view
-        guard let layer = stream.videoLayerIndex(ssrc: view.ssrc, rank: record.rank), layer == record.layer else { return }
+        guard let layer = stream.replicaLayer(index: record.layer, ssrc: view.ssrc, rank: record.rank) else { return }
         let role: H264Keyframe.Role = record.isKeyframe ? .idrStart : record.isPreamble ? .preamble : .other
         if !record.isRetransmission {
             stream.videoLayers[layer].count(size: raw.count, marker: view.marker,

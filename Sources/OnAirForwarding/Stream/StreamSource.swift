@@ -57,6 +57,20 @@ package final class StreamSource {
         return videoLayers.count - 1
     }
 
+    /// A replica's layer `index` in the publisher's worker's numbering (layers are numbered in
+    /// the order their first packets arrived there; a replica may see them first in another
+    /// order), made when its first record comes. Layers not heard of yet hold a place: they
+    /// have no packets, so no viewer is put on them.
+    package func replicaLayer(index: Int, ssrc: UInt32, rank: Int) -> Int? {
+        guard index >= 0 && index < Self.maximumListedLayers else { return nil }
+        while videoLayers.count <= index { videoLayers.append(ReceivedLayer(ssrc: 0, rid: nil, cacheSize: 1)) }
+        if videoLayers[index].ssrc != ssrc {
+            videoLayers[index] = ReceivedLayer(ssrc: ssrc, rid: rank >= 0 && rank < videoRIDs.count ? videoRIDs[rank] : nil,
+                                               rank: rank, cacheSize: cacheSize)
+        }
+        return index
+    }
+
     /// The layer of a video SSRC, if it is one.
     package func videoLayer(ssrc: UInt32) -> Int? {
         videoLayers.firstIndex { $0.ssrc == ssrc }

@@ -2,6 +2,7 @@
 import OnAirPlaneHarness
 import OnAirRTP
 import OnAirWire
+import OnAirSDP
 import Testing
 
 /// One stream, viewers on two media workers: the publisher's worker writes what its room
@@ -124,5 +125,50 @@ struct CrossWorkerTests {
         harness.run(for: .milliseconds(40))
         #expect(harness.planes[1].sessions.isEmpty && harness.planes[1].rooms.isEmpty && harness.planes[1].replicas.isEmpty)
         #expect(feed.endReason == .publisherDeleted)
+    }
+}
+
+extension CrossWorkerTests {
+    @Test("a layer cap set on a viewer of another worker moves it at the next keyframe of that layer")
+    func layerCapOnReplica() throws {
+        let harness = try PlaneHarness(workers: 2)
+        _ = try LiveStream(harness, rids: ["f", "h", "q"], keyframeDelay: .milliseconds(100))
+        harness.run(for: .seconds(1))
+        let viewer = try harness.watch(worker: 1)
+        try harness.runUntil(timeout: .seconds(2)) { !viewer.frames.isEmpty }
+        harness.run(for: .seconds(1))
+        let before = try #require(viewer.frames.last?.layer)
+        try harness.planes[1].setLayerCap(id: viewer.sessionID, room: "42", maximumHeight: 180, now: harness.now)
+        try harness.runUntil(timeout: .seconds(2)) { viewer.frames.last?.layer == 2 }
+        #expect(before != 2)
+        #expect(harness.snapshot(of: viewer)?.layer == "q")
+    }
+}
+
+extension CrossWorkerTests {
+    @Test("a replica numbers layers as the publisher's worker does, whatever order their first records come in")
+    func replicaLayerNumbering() throws {
+        let negotiated = StreamFeedTests.negotiated
+        let feed = StreamFeed(room: "42", publisherID: "p", origin: 0, negotiated: negotiated, wakeups: [nil, nil], capacity: 16)
+        feed.attach(consumer: 1)
+        // A receiver joining mid-stream: q (layer 2 there) first, then f (0), then h (1).
+        for (layer, ssrc) in [(2, UInt32(30)), (0, 10), (1, 20), (2, 30)] {
+            var packet = [UInt8](repeating: 0x41, count: 100)
+            packet[0] = 0x80
+            packet.withUnsafeBytes { raw in
+                let view = RTPPacketView(payloadType: 96, marker: true, sequence: UInt16(layer), timestamp: 9, ssrc: ssrc,
+                                         payloadRange: 12..<100)
+                feed.packet(.video, raw: raw, view: view, layer: layer, rank: -1, keyframe: false, preamble: false, lead: 0,
+                            retransmission: false, switched: false, now: .seconds(1))
+            }
+        }
+        let room = Room(id: "42")
+        let stream = StreamSource(negotiated: negotiated)
+        room.stream = stream
+        for index in feed.unread(consumer: 1, limit: 16) {
+            room.replicateVideo(feed.record(at: index), sender: CapturingSink(), now: .seconds(1))
+        }
+        #expect(stream.videoLayers.map(\.ssrc) == [10, 20, 30])
+        #expect(stream.videoLayers.map(\.packets) == [1, 1, 2])
     }
 }
