@@ -24,6 +24,7 @@ if [ -n "$pion" ] && [ ! -x "$pion" ]; then
     fi
 fi
 # One media worker: the figures stay comparable with Pion's one process and with earlier runs
-# (a room lives on one worker whatever their number).
+# (a room lives on one worker whatever their number). To compare worker counts instead, e.g.
+#   tools/bench/run-fanout.sh --workers 1,2,4 --levels 50,200   (--workers wins over the env below)
 exec "$scratch/release/fanout-bench" --relay-bin "$scratch/release/relay" --pion-bin "$pion" \
     --relay-env ONAIR_MEDIA_WORKERS=1 "$@"

@@ -18,6 +18,13 @@ struct FanoutBench: ParsableCommand {
     @Option(parsing: .singleValue, help: "Extra KEY=VALUE environment for the OnAir relay we start (repeatable).")
     var relayEnv: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Media worker counts to run OnAir with, in order (e.g. 1,2,4): the relay is started once per count with "
+            + "ONAIR_MEDIA_WORKERS=W (this wins over --relay-env ONAIR_MEDIA_WORKERS=...) and UDP ports --udp-port ..< --udp-port + W, "
+            + "and runs every level. Default: one run with the relay's own setting.",
+        valueName: "counts"))
+    var workers: String?
+
     @Option(help: "Attach to a running OnAir relay at this base URL (e.g. http://127.0.0.1:8080) instead of starting one.")
     var relayURL: String?
 
@@ -60,7 +67,7 @@ struct FanoutBench: ParsableCommand {
     @Option(help: "HTTP port for the OnAir relay we start (UDP media uses --udp-port).")
     var httpPort: UInt16 = 18_080
 
-    @Option(help: "UDP media port for the OnAir relay we start.")
+    @Option(help: "First UDP media port for the OnAir relay we start: worker i listens on this + i.")
     var udpPort: UInt16 = 18_090
 
     @Option(help: "HTTP port for the Pion relay we start.")
@@ -89,6 +96,9 @@ struct FanoutBench: ParsableCommand {
     func run() throws {
         let levelList = levels.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !levelList.isEmpty, levelList == levelList.sorted() else { throw ValidationError("--levels must be ascending counts") }
+        let workerList = try Self.workerCounts(workers)
+        if workerList != nil && relayURL != nil { throw ValidationError("--workers starts relays: it cannot be used with --relay-url") }
+        for count in workerList ?? [] { try validatePorts(workers: count) }
         // Checked before the OnAir run, not after it: a missing yardstick should cost seconds, not the whole run.
         if !pionBin.isEmpty && !FileManager.default.isExecutableFile(atPath: pionBin) {
             throw ValidationError("no Pion relay at \(pionBin) (run from the repository root, build it with "
@@ -114,19 +124,24 @@ struct FanoutBench: ParsableCommand {
             guard let equals = pair.firstIndex(of: "=") else { throw ValidationError("--relay-env wants KEY=VALUE, got \(pair)") }
             environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
-        let onair: RelayProcess
         if let relayURL {
-            onair = RelayProcess(name: "onair", attachingTo: relayURL, pid: relayPID)
+            let onair = RelayProcess(name: "onair", attachingTo: relayURL, pid: relayPID)
+            relays.append("onair")
+            results += try runner.run(onair, onAir: true, workers: environment["ONAIR_MEDIA_WORKERS"].flatMap { Int($0) })
         } else {
-            onair = try RelayProcess(
-                name: "onair", executable: relayBin,
-                arguments: ["serve", "--http-port", "\(httpPort)", "--udp-port", "\(udpPort)"] + relayArg,
-                environment: environment,
-                core: relayCore, httpPort: httpPort, logPath: "/tmp/fanout-bench-onair.log")
+            // One run per --workers count (named onair-w<W>), or one with the relay's own setting.
+            let counts: [Int?] = workerList ?? [nil]
+            for count in counts {
+                var env = environment
+                if let count { env["ONAIR_MEDIA_WORKERS"] = "\(count)" }
+                let name = count.map { "onair-w\($0)" } ?? "onair"
+                let known = env["ONAIR_MEDIA_WORKERS"] ?? ProcessInfo.processInfo.environment["ONAIR_MEDIA_WORKERS"]
+                let onair = try startOnAir(name: name, environment: env, workers: known.flatMap { Int($0) })
+                relays.append(name)
+                results += try runner.run(onair.process, onAir: true, workers: onair.workers)
+                onair.process.stop()
+            }
         }
-        relays.append("onair")
-        results += try runner.run(onair)
-        onair.stop()
 
         if !pionBin.isEmpty {
             let pion = try RelayProcess(name: "pion", executable: pionBin, arguments: ["-addr", "127.0.0.1:\(pionPort)"],
@@ -144,6 +159,7 @@ struct FanoutBench: ParsableCommand {
 
             """)
         print(ResultTable.render(results, levels: levelList, relays: relays))
+        if let threads = ThreadTable.section(results) { print(threads) }
         try Self.judgeDelivery(results)
     }
 

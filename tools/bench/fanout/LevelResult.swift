@@ -31,6 +31,12 @@ struct LevelResult {
     var keyframes: UInt64
     /// 1-minute load average at the end of the window.
     var loadAverage: Double?
+    /// The media workers the relay was started with (`--workers`); nil: its own default.
+    var workers: Int?
+    /// Each relay thread's CPU over the window (OnAir with a known pid; empty otherwise).
+    var threads: [ThreadUsage] = []
+    /// Each media worker's gauges from the relay's /metrics at the end of the window.
+    var workerGauges: [WorkerGauge] = []
 
     var relayCPUPercent: Double? { relayCPUSeconds.map { $0 / windowSeconds * 100 } }
     var benchCPUPercent: Double { benchCPUSeconds / windowSeconds * 100 }

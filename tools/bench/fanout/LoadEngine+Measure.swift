@@ -3,11 +3,14 @@ import BenchSupport
 /// One measurement window: counters before and after, with the sockets drained at both ends so
 /// that what the publisher sent and what viewers got line up.
 extension LoadEngine {
-    func measure(relay: String, requested: Int, setupSeconds: Double, windowSeconds: Double, relayPID: Int32?) -> LevelResult {
+    /// `threadsOf`: also read the relay's per-thread CPU (OnAir, started with `workers` media workers).
+    func measure(relay: String, requested: Int, setupSeconds: Double, windowSeconds: Double, relayPID: Int32?,
+                 threadsOf threadPID: Int32? = nil, workers: Int? = nil) -> LevelResult {
         let ports = Set(viewers.map(\.endpoint.localPort))
         drain()
         let start = BenchClock.monotonic()
         let relayCPU0 = relayPID.flatMap(ProcStats.cpuSeconds(pid:))
+        let threads0 = threadPID.map(ThreadCPUSample.all(pid:))
         let benchCPU0 = ProcStats.ownCPUSeconds()
         let drops0 = ProcStats.udpDrops(localPorts: ports)
         let publishedVideo0 = publisher?.videoPackets ?? 0
@@ -25,6 +28,7 @@ extension LoadEngine {
         measuring = false
         let elapsed = Double(BenchClock.monotonic() - start) / 1e9
         let relayCPU1 = relayPID.flatMap(ProcStats.cpuSeconds(pid:))
+        let threads1 = threadPID.map(ThreadCPUSample.all(pid:))
         let benchCPU1 = ProcStats.ownCPUSeconds()
         let publishedVideo1 = publisher?.videoPackets ?? 0
         let published1 = publishedVideo1 + (publisher?.audioPackets ?? 0)
@@ -41,6 +45,10 @@ extension LoadEngine {
         }
         var relayCPU: Double?
         if let relayCPU0, let relayCPU1 { relayCPU = relayCPU1 - relayCPU0 }
+        var threads: [ThreadUsage] = []
+        if let threadPID, let threads0, let threads1 {
+            threads = ThreadUsage.between(threads0, threads1, pid: threadPID, workers: workers)
+        }
         return LevelResult(
             relay: relay, viewersRequested: requested, viewersConnected: connected,
             viewersRefused: viewers.filter { $0.phase == .refused }.count, setupSeconds: setupSeconds,
@@ -50,7 +58,8 @@ extension LoadEngine {
             latenciesNanoseconds: latencies, benchSocketDrops: ProcStats.udpDrops(localPorts: ports) - drops0,
             decryptFailures: viewers.reduce(0) { $0 + $1.decryptFailures } - failures0,
             stampMissing: viewers.reduce(0) { $0 + $1.stampMissing } - missing0,
-            keyframes: (publisher?.keyframes ?? 0) - keyframes0, loadAverage: ProcStats.loadAverage())
+            keyframes: (publisher?.keyframes ?? 0) - keyframes0, loadAverage: ProcStats.loadAverage(),
+            workers: workers, threads: threads)
     }
 
     /// Sequence numbers a track advanced by; a track that started inside the window counts

@@ -10,7 +10,9 @@ struct RelayRunner {
     let warmup: Double
     let connectTimeout: Double
 
-    func run(_ relay: RelayProcess) throws -> [LevelResult] {
+    /// `onAir`: also measure the relay's threads and read its workers' gauges (/metrics);
+    /// `workers`: the media workers it was started with, when known.
+    func run(_ relay: RelayProcess, onAir: Bool = false, workers: Int? = nil) throws -> [LevelResult] {
         let engine = try LoadEngine(settings: settings, client: try HTTPClient(baseURL: relay.baseURL))
         report("\(relay.name): publishing to \(relay.baseURL)/whip/\(settings.room)")
         try engine.connectPublisher(timeoutSeconds: 15)
@@ -25,8 +27,15 @@ struct RelayRunner {
             report("\(relay.name): \(connected)/\(level) viewers connected in \(String(format: "%.1f", setup)) s")
             for (reason, count) in failureSummary(engine.viewers) { report("  \(count) failed: \(reason)") }
             engine.pump(until: BenchClock.monotonic() + UInt64(warmup * 1e9))
-            let result = engine.measure(relay: relay.name, requested: level, setupSeconds: setup, windowSeconds: window,
-                                        relayPID: relay.pid)
+            var result = engine.measure(relay: relay.name, requested: level, setupSeconds: setup, windowSeconds: window,
+                                        relayPID: relay.pid, threadsOf: onAir ? relay.pid : nil, workers: workers)
+            if onAir {
+                do {
+                    result.workerGauges = try WorkerGauge.fetch(HTTPClient(baseURL: relay.baseURL))
+                } catch {
+                    report("\(relay.name): no worker gauges from /metrics: \(error)")
+                }
+            }
             report("\(relay.name) @\(level): relay CPU \(ResultTable.format(result.relayCPUPercent, 1)) %, "
                 + "\(ResultTable.format(result.microsecondsPerPacket, 2)) µs/pkt, \(ResultTable.format(result.packetsPerSecond, 0)) pkt/s, "
                 + "loss \(ResultTable.format(result.lossPercent, 2)) %, "
@@ -38,6 +47,7 @@ struct RelayRunner {
                 + "bench CPU \(ResultTable.format(result.benchCPUPercent, 1)) %, "
                 + "keyframes \(result.keyframes), decrypt failures \(result.decryptFailures), stamps missing \(result.stampMissing), "
                 + "loadavg \(ResultTable.format(result.loadAverage, 1))")
+            if onAir { report(result.threadSummary) }
             results.append(result)
             if let reason = engine.publisher?.closeReason {
                 report("\(relay.name): the publisher's session ended (\(reason)); no further levels on this relay")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Prints the results: one table row per relay and level, then the per-level ratio of relay
-/// CPU per forwarded packet.
+/// CPU per forwarded packet (the last relay, Pion, against each other).
 enum ResultTable {
     static func render(_ results: [LevelResult], levels: [Int], relays: [String]) -> String {
         var lines: [String] = []
@@ -23,21 +23,28 @@ enum ResultTable {
             }
         }
         lines += table(header, rows)
-        if relays.count == 2 {
+        if relays.count >= 2 {
             lines.append("")
-            var ratioRows: [[String]] = []
-            for level in levels {
-                let a = results.first { $0.relay == relays[0] && $0.viewersRequested == level }
-                let b = results.first { $0.relay == relays[1] && $0.viewersRequested == level }
-                let ratio: Double? = {
-                    guard let x = a?.microsecondsPerPacket, let y = b?.microsecondsPerPacket, x > 0 else { return nil }
-                    return y / x
-                }()
-                ratioRows.append(["\(level)", format(a?.microsecondsPerPacket, 2), format(b?.microsecondsPerPacket, 2), format(ratio, 2)])
-            }
-            lines += table(["viewers", "\(relays[0]) µs/pkt", "\(relays[1]) µs/pkt", "\(relays[1]) / \(relays[0])"], ratioRows)
+            lines += ratioTable(results, levels: levels, relays: relays)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Per level, each relay's µs/pkt and the last relay's ÷ each other's (with two relays:
+    /// OnAir, Pion, and Pion ÷ OnAir).
+    private static func ratioTable(_ results: [LevelResult], levels: [Int], relays: [String]) -> [String] {
+        let last = relays[relays.count - 1]
+        let others = relays.dropLast()
+        var rows: [[String]] = []
+        for level in levels {
+            let cost = relays.map { relay in results.first { $0.relay == relay && $0.viewersRequested == level }?.microsecondsPerPacket }
+            let ratios = cost.dropLast().map { x -> String in
+                guard let x, let y = cost.last ?? nil, x > 0 else { return "-" }
+                return format(y / x, 2)
+            }
+            rows.append(["\(level)"] + cost.map { format($0, 2) } + ratios)
+        }
+        return table(["viewers"] + relays.map { "\($0) µs/pkt" } + others.map { "\(last) / \($0)" }, rows)
     }
 
     static func format(_ value: Double?, _ decimals: Int) -> String {
