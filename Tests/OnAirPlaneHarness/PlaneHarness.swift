@@ -74,8 +74,10 @@ package final class PlaneHarness {
             configure(&settings)
             let sink = CapturingSink()
             sinks.append(sink)
+            // Seeded: the planes' ids, credentials, SSRCs and first numbers are the same every run.
             planes.append(MediaPlane(sender: sink, settings: settings, certificate: certificate,
-                                     logger: Logger(label: "plane", factory: { _ in SwiftLogNoOpLogHandler() })))
+                                     logger: Logger(label: "plane", factory: { _ in SwiftLogNoOpLogHandler() }),
+                                     environment: .seeded(0x0A1A + UInt64(worker))))
         }
         for plane in planes { plane.feedWakeups = Array(repeating: nil, count: workers) }
         self.planes = planes

@@ -24,7 +24,7 @@ extension MediaPlane {
         } catch {
             throw .badRequest("the offer is not valid SDP: \(error)")
         }
-        let credentials = ICECredentials.generate()
+        let credentials = ICECredentials.generate(using: environment)
         let local = LocalTransport(
             iceUfrag: credentials.ufrag, icePassword: credentials.password,
             fingerprint: DTLSFingerprint(algorithm: "sha-256", bytes: certificate.fingerprintSHA256),
@@ -45,7 +45,8 @@ extension MediaPlane {
             let video = negotiated.media(of: .video)?.codec
             let peer = try makePeer(negotiated, credentials: credentials, now: now)
             let publisher = PublisherSession(
-                id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
+                id: ICECredentials.randomID(using: environment), room: roomID, peer: peer, negotiated: negotiated,
+                localUfrag: credentials.ufrag, etag: ICECredentials.randomID(using: environment),
                 cacheSize: settings.retransmitCacheSize, now: now)
             // Simulcast offers list several SSRCs: then the first packets decide.
             if negotiated.media(of: .video)?.rids.isEmpty ?? true {
@@ -69,20 +70,22 @@ extension MediaPlane {
                 throw .overloaded("room \(roomID) is at its limit of \(settings.maxViewersPerRoom) viewers")
             }
             let ssrcs = LocalSSRCs(
-                cname: ICECredentials.randomString(16), streamID: "onair-\(roomID)",
-                audio: stream.audioPayloadType == nil ? nil : .init(ssrc: SecureRandom.uint32(), trackID: "audio"),
+                cname: ICECredentials.randomString(16, using: environment), streamID: "onair-\(roomID)",
+                audio: stream.audioPayloadType == nil ? nil : .init(ssrc: environment.uint32(), trackID: "audio"),
                 video: stream.videoPayloadType == nil ? nil
-                    : .init(ssrc: SecureRandom.uint32(), rtxSSRC: SecureRandom.uint32(), trackID: "video"))
+                    : .init(ssrc: environment.uint32(), rtxSSRC: environment.uint32(), trackID: "video"))
             let negotiated: NegotiatedSession
             (answer, negotiated) = try negotiate { () throws(NegotiationError) in
                 try SDPNegotiator.answerEgress(offer: offer, local: local, source: stream.negotiated, localSSRCs: ssrcs)
             }
             let peer = try makePeer(negotiated, credentials: credentials, now: now)
             let viewer = ViewerSession(
-                id: ICECredentials.randomID(), room: roomID, peer: peer, negotiated: negotiated, localUfrag: credentials.ufrag,
+                id: ICECredentials.randomID(using: environment), room: roomID, peer: peer, negotiated: negotiated,
+                localUfrag: credentials.ufrag, etag: ICECredentials.randomID(using: environment),
                 video: rewriter(for: .video, in: negotiated, fallbackSSRC: ssrcs.video?.ssrc),
                 audio: rewriter(for: .audio, in: negotiated, fallbackSSRC: ssrcs.audio?.ssrc),
-                cname: ssrcs.cname, maximumHeight: maximumHeight, startBitrate: Self.viewerStartBitrate, now: now)
+                cname: ssrcs.cname, maximumHeight: maximumHeight, startBitrate: Self.viewerStartBitrate,
+                firstSequences: (environment.uint16(), environment.uint16()), now: now)
             room = existing
             room.viewers.append(viewer)
             room.peakViewers = max(room.peakViewers, room.viewers.count)
@@ -137,13 +140,13 @@ extension MediaPlane {
         guard let password = fragment.announcedPassword else {
             throw .badRequest("an ICE restart needs both a=ice-ufrag and a=ice-pwd")
         }
-        let credentials = ICECredentials.generate()
+        let credentials = ICECredentials.generate(using: environment)
         session.peer.restartICE(localUfrag: credentials.ufrag, localPassword: credentials.password,
                                 remoteUfrag: ufrag, remotePassword: password)
         sessionsByUfrag[session.localUfrag] = nil
         session.localUfrag = credentials.ufrag
         sessionsByUfrag[credentials.ufrag] = session
-        session.etag = ICECredentials.randomID()
+        session.etag = ICECredentials.randomID(using: environment)
         let mids = session.negotiated.media.map { (mid: $0.mid, kind: $0.kind, candidates: localCandidates()) }
         let answer = SDPFragment(iceUfrag: credentials.ufrag, icePassword: credentials.password,
                                  candidates: mids, endOfCandidates: true)
@@ -194,8 +197,7 @@ extension MediaPlane {
     private func rewriter(for kind: MediaKind, in negotiated: NegotiatedSession, fallbackSSRC: UInt32?) -> TrackRewriter? {
         guard let media = negotiated.media(of: kind), let ssrc = media.localSSRC ?? fallbackSSRC else { return nil }
         return TrackRewriter(ssrc: ssrc, payloadType: media.codec.payloadType, waitsForKeyframe: kind == .video,
-                             initialSequence: UInt16(truncatingIfNeeded: SecureRandom.uint32()),
-                             initialTimestamp: SecureRandom.uint32())
+                             initialSequence: environment.uint16(), initialTimestamp: environment.uint32())
     }
 
     /// The strong entity tags in an If-Match value, without quotes. RFC 9110 §13.1.1: If-Match

@@ -26,7 +26,9 @@ package final class MediaPlane {
     /// SRTP/SRTCP failures of sessions that are gone (a counter must not go down).
     package var endedSessionsSRTPFailures: UInt64 = 0
     /// Our SSRC as an RTCP sender towards publishers (RR, PLI, REMB).
-    package let rtcpSenderSSRC = SecureRandom.uint32()
+    package let rtcpSenderSSRC: UInt32
+    /// The time of day and the random source (``PlaneEnvironment``).
+    package let environment: PlaneEnvironment
     /// Told about streams starting and ending (webhooks); nil in tests that do not care.
     package var lifecycleObserver: StreamLifecycleObserver?
     /// Each worker's doorbell, in worker order, for the feeds of streams published here.
@@ -57,7 +59,10 @@ package final class MediaPlane {
     /// How busy the thread forwarding is; new viewers get 503 above `maxMediaLoad`.
     package var mediaLoad = MediaLoadMeter()
 
-    package init(sender: any DatagramSink, settings: MediaPlaneSettings, certificate: DTLSCertificate, logger: Logger) {
+    package init(sender: any DatagramSink, settings: MediaPlaneSettings, certificate: DTLSCertificate, logger: Logger,
+                 environment: PlaneEnvironment = .system) {
+        self.environment = environment
+        rtcpSenderSSRC = environment.uint32()
         self.sender = sender
         self.settings = settings
         self.certificate = certificate
@@ -225,7 +230,7 @@ package final class MediaPlane {
     package func connected(_ session: MediaSession, now: MonoTime) {
         guard let room = rooms[session.room] else { return }
         if let publisher = session as? PublisherSession, room.publisher === publisher {
-            let wall = Date()
+            let wall = environment.wallClock()
             room.startedAt = (now, wall)
             room.tap?.start()
             logger.info("stream started", metadata: ["room": "\(room.id)", "session": "\(session.id)"])
@@ -266,7 +271,7 @@ package final class MediaPlane {
                     room: room.id, sessionID: session.id, reason: reason, durationSeconds: duration,
                     bytesIn: room.bytesIn, bytesOut: room.bytesOut + (room.feed?.bytesOutElsewhere ?? 0),
                     peakViewers: max(room.peakViewers, room.feed?.peakViewers ?? 0),
-                    at: Date().timeIntervalSince1970))
+                    at: environment.wallClock().timeIntervalSince1970))
             }
             room.startedAt = nil
             room.tap?.finish()

@@ -31,7 +31,7 @@ package class MediaSession {
     package var roundTripTime: Double?
 
     package init(id: String, room: String, kind: SessionKind, peer: PeerSession, negotiated: NegotiatedSession,
-         localUfrag: String, now: MonoTime) {
+         localUfrag: String, etag: String, now: MonoTime) {
         self.id = id
         self.room = room
         self.kind = kind
@@ -39,6 +39,6 @@ package class MediaSession {
         self.negotiated = negotiated
         self.localUfrag = localUfrag
         self.createdAt = now
-        self.etag = ICECredentials.randomID()
+        self.etag = etag
     }
 }

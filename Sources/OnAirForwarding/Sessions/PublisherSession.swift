@@ -29,7 +29,7 @@ package final class PublisherSession: MediaSession {
     /// Where the stream goes to viewers on other workers, once one has some.
     package var feed: StreamFeed?
 
-    package init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
+    package init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String, etag: String,
                  cacheSize: Int = 1024, now: MonoTime) {
         stream = StreamSource(negotiated: negotiated, cacheSize: cacheSize)
         let twcc = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
@@ -39,7 +39,7 @@ package final class PublisherSession: MediaSession {
             media.codec.hasFeedback("transport-cc") ? media.extensionID(for: twcc) : nil
         }
         repair = UpstreamRepair.negotiated(for: video)
-        super.init(id: id, room: room, kind: .publisher, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
+        super.init(id: id, room: room, kind: .publisher, peer: peer, negotiated: negotiated, localUfrag: localUfrag, etag: etag, now: now)
     }
 }
 

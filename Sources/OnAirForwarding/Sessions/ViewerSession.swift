@@ -17,7 +17,7 @@ package final class ViewerSession: MediaSession {
     /// RFC 4588 RTX stream, when negotiated: carries padding-only probe packets with their own
     /// sequence numbers, so probing never disturbs the media's numbering or NACKs.
     package let rtx: (ssrc: UInt32, payloadType: UInt8)?
-    package var rtxSequence = UInt16.random(in: 0...UInt16.max)
+    package var rtxSequence: UInt16
     package var retransmitBudget = RetransmitBudget()
     /// The video sent, by this viewer's sequence numbers: for NACKs (``RetransmissionHistory``).
     package var history = RetransmissionHistory()
@@ -54,7 +54,9 @@ package final class ViewerSession: MediaSession {
     package let cname: String
 
     package init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String,
-         video: TrackRewriter?, audio: TrackRewriter?, cname: String, maximumHeight: Int?, startBitrate: Int, now: MonoTime) {
+         etag: String, video: TrackRewriter?, audio: TrackRewriter?, cname: String, maximumHeight: Int?, startBitrate: Int,
+         firstSequences: (rtx: UInt16, transport: UInt16), now: MonoTime) {
+        rtxSequence = firstSequences.rtx
         self.video = video.map { LayeredVideoRewriter(rewriter: $0, target: nil) }
         self.audio = audio
         self.cname = cname
@@ -63,7 +65,7 @@ package final class ViewerSession: MediaSession {
             absoluteSendTimeID: media?.extensionID(for: RTPHeaderExtensionURI.absSendTime),
             transportSequenceID: media?.codec.hasFeedback("transport-cc") == true
                 ? media?.extensionID(for: RTPHeaderExtensionURI.transportWideCC) : nil,
-            firstTransportSequence: UInt16.random(in: 0...UInt16.max))
+            firstTransportSequence: firstSequences.transport)
         let feedback: ViewerBandwidthEstimator.Feedback =
             extensions.transportSequenceID != nil ? .transportCC
             : (media?.codec.hasFeedback("goog-remb") == true && extensions.absoluteSendTimeID != nil ? .remb : .receiverReports)
@@ -74,7 +76,7 @@ package final class ViewerSession: MediaSession {
         } else {
             rtx = nil
         }
-        super.init(id: id, room: room, kind: .viewer, peer: peer, negotiated: negotiated, localUfrag: localUfrag, now: now)
+        super.init(id: id, room: room, kind: .viewer, peer: peer, negotiated: negotiated, localUfrag: localUfrag, etag: etag, now: now)
         if !repeatsNACKs { self.video?.skipAfterPause = 1_024 }
     }
 
