@@ -50,7 +50,7 @@ enum STUNAddressCodec {
                 let mask = xorMask(transactionID)
                 for i in 0..<16 { ip[i] ^= mask[i] }
             }
-            return TransportAddress(ip: .v6(ip), port: port)
+            return TransportAddress(ip: .v6(IPv6Address(ip)), port: port)
         default:
             throw .invalid("unknown address family 0x\(String(value[1], radix: 16))")
         }

@@ -189,6 +189,13 @@ public final class PeerSession: @unchecked Sendable {
         return try? outbound.protectRTP(buffer: buffer, length: length, headerLength: headerLength, sequence: sequence, ssrc: ssrc)
     }
 
+    /// Protects an RTCP compound packet built in `buffer[0..<length]` in place (room for the
+    /// SRTCP index and tag after it); returns the protected length. Allocation-free.
+    public func protectRTCP(buffer: UnsafeMutableRawBufferPointer, length: Int) -> Int? {
+        guard let outbound else { return nil }
+        return try? outbound.protectRTCP(buffer: buffer, length: length)
+    }
+
     /// Protects an RTCP compound packet for sending.
     public func protectRTCP(_ packet: [UInt8]) -> [UInt8]? {
         guard let outbound else { return nil }

@@ -5,7 +5,7 @@ public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
         /// Four octets in network order packed big-endian (127.0.0.1 = 0x7F000001).
         case v4(UInt32)
         /// Sixteen octets in network order.
-        case v6([UInt8])
+        case v6(IPv6Address)
     }
 
     public var ip: IP
@@ -21,7 +21,7 @@ public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
         if let v4 = TransportAddress.parseIPv4(host) {
             self.init(ip: .v4(v4), port: port)
         } else if let v6 = TransportAddress.parseIPv6(host) {
-            self.init(ip: .v6(v6), port: port)
+            self.init(ip: .v6(IPv6Address(v6)), port: port)
         } else {
             return nil
         }

@@ -56,6 +56,9 @@ package final class PlaneHarness {
     package struct AllocationCount {
         package var rtpDatagrams = 0
         package var inbound = 0
+        /// RTCP datagrams taken in (sender reports, viewers' feedback) and what they allocated.
+        package var rtcpDatagrams = 0
+        package var rtcp = 0
         package var batches = 0
         package var fanOut = 0
 
@@ -129,8 +132,14 @@ package final class PlaneHarness {
                 peer.outbox.removeAll()
                 let plane = planes[peerWorkers[peer.address] ?? 0]
                 for datagram in datagrams where dropsInbound?(peer.address, datagram) != true {
-                    guard allocations != nil, DatagramKind.classify(datagram) == .rtp else {
+                    let kind = DatagramKind.classify(datagram)
+                    guard allocations != nil, kind == .rtp || kind == .rtcp else {
                         plane.receive(datagram, from: peer.address, now: now)
+                        continue
+                    }
+                    if kind == .rtcp {
+                        allocations!.rtcpDatagrams += 1
+                        allocations!.rtcp += Self.countingAllocations { plane.receive(datagram, from: peer.address, now: now) }
                         continue
                     }
                     allocations!.rtpDatagrams += 1
@@ -160,9 +169,11 @@ package final class PlaneHarness {
 
     // MARK: sessions
 
-    private func newAddress() -> TransportAddress {
+    /// A new peer address: 10.0.1.x, or fd00:0:0:1::x.
+    private func newAddress(ipv6: Bool = false) -> TransportAddress {
         defer { nextHost += 1 }
-        return TransportAddress(ip: .v4(0x0A00_0100 + nextHost), port: UInt16(5_000 + nextHost))
+        guard ipv6 else { return TransportAddress(ip: .v4(0x0A00_0100 + nextHost), port: UInt16(5_000 + nextHost)) }
+        return TransportAddress(ip: .v6(IPv6Address(high: 0xFD00_0000_0000_0001, low: UInt64(nextHost))), port: UInt16(5_000 + nextHost))
     }
 
     /// Publishes over WHIP (simulcast when more than one rid) and waits until DTLS is done.
@@ -192,10 +203,12 @@ package final class PlaneHarness {
 
     /// Watches over WHEP and waits until DTLS is done. `worker`: the viewer's worker; on
     /// another than worker 0 (the publisher's), it joins that worker's replica of the room.
-    package func watch(transportCC: Bool = false, rtx: Bool = false, maximumHeight: Int? = nil, worker: Int = 0) throws -> TestViewer {
+    /// `ipv6`: the viewer's address is an IPv6 one.
+    package func watch(transportCC: Bool = false, rtx: Bool = false, maximumHeight: Int? = nil, worker: Int = 0,
+                       ipv6: Bool = false) throws -> TestViewer {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "viewer", validity: .seconds(3_600))
         let credentials = ClientPeerSessionParameters.generateCredentials()
-        let address = newAddress()
+        let address = newAddress(ipv6: ipv6)
         let offer = ReceiveOnlyOffer(ufrag: credentials.ufrag, password: credentials.password,
                                      fingerprint: "sha-256 " + Hex.encode(certificate.fingerprintSHA256, separator: ":", uppercase: true),
                                      candidate: (address.host, address.port), sessionID: SecureRandom.uint64() >> 2,

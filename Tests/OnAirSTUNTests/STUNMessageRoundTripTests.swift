@@ -49,7 +49,7 @@ struct STUNMessageRoundTripTests {
         let attribute = STUNAttribute.xorMappedAddress(TransportAddress(ip: .v4(0), port: 0), transactionID: Self.tid)
         // Port XOR 0x2112, address XOR the cookie.
         #expect(attribute.value == [0x00, 0x01, 0x21, 0x12, 0x21, 0x12, 0xA4, 0x42])
-        let v6 = STUNAttribute.xorMappedAddress(TransportAddress(ip: .v6(Array(repeating: 0, count: 16)), port: 0), transactionID: Self.tid)
+        let v6 = STUNAttribute.xorMappedAddress(TransportAddress(ip: .v6(IPv6Address(Array(repeating: 0, count: 16))), port: 0), transactionID: Self.tid)
         #expect(Array(v6.value[4...]) == [0x21, 0x12, 0xA4, 0x42] + Self.tid)
     }
 

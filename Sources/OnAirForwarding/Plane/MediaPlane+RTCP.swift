@@ -113,10 +113,17 @@ extension MediaPlane {
         viewer.selector.probe.queueMarkerSent(at: now)
     }
 
+    /// The SR and the viewer's CNAME, written and protected in the sender's next slot: every
+    /// viewer gets one per publisher SR, so this allocates nothing (once the viewer's record
+    /// of sent reports has its four entries).
     private func sendSenderReport(_ report: SenderReport, to viewer: ViewerSession, now: MonoTime) {
         viewer.sentSenderReports[report.ssrc, default: SentSenderReports()].record(compact: report.ntpTime.compact, sentAt: now)
-        sendRTCP([.senderReport(report), .sourceDescription(SourceDescription(ssrc: report.ssrc, cname: viewer.cname))],
-                 to: viewer)
+        guard viewer.peer.canSendMedia, let destination = viewer.destination else { return }
+        let slot = sender.nextSlot()
+        // SRTCP adds a 4-octet index and a tag of at most 16 (RFC 3711 §3.4).
+        guard let length = report.writeCompound(cname: viewer.cname, into: UnsafeMutableRawBufferPointer(rebasing: slot[..<(slot.count - 20)])),
+              let protected = viewer.peer.protectRTCP(buffer: slot, length: length) else { return }
+        sender.commit(length: protected, to: destination)
     }
 
     /// RFC 3550 §6.4.1: RTT = arrival − LSR − DLSR, measured against when we sent that SR.

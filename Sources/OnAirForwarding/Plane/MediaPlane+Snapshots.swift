@@ -98,4 +98,18 @@ extension MediaPlane {
                 viewerSnapshot(viewer, stream: stream)
             })
     }
+
+    /// Run-padded packets of every room, ended ones included.
+    package var paddedPackets: UInt64 { endedRoomsPaddedPackets + rooms.values.reduce(0) { $0 + $1.paddedPackets } }
+
+    /// Records this worker's publishers could not hand to other workers, ended streams included.
+    package var feedDropped: UInt64 {
+        rooms.values.reduce(endedFeedsDropped) { $0 &+ ($1.feed?.dropped ?? 0) }
+    }
+
+    /// SRTP and SRTCP packets that failed authentication or the replay check (RFC 3711 §3.3),
+    /// of every session, ended ones included.
+    package var srtpFailures: UInt64 {
+        sessions.values.reduce(endedSessionsSRTPFailures) { $0 &+ $1.peer.srtpFailures }
+    }
 }

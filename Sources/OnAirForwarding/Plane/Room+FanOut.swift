@@ -109,19 +109,19 @@ extension Room {
         let payloadType: UInt8
         let ssrc: UInt32
         var startsLayer = false
+        // Optional chaining mutates the rewriters in place (a copy would copy their buffers).
         if isVideo {
             guard viewer.video != nil else { return }
-            let layerBefore = viewer.video!.current
-            numbers = viewer.video!.map(layer: layer, sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe,
+            let layerBefore = viewer.video?.current
+            numbers = viewer.video?.map(layer: layer, sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe,
                                         now: now) { stream.videoLayers.indices.contains($0) ? stream.videoLayers[$0].clock : nil }
-            startsLayer = viewer.video!.current != layerBefore
-            payloadType = viewer.video!.payloadType
-            ssrc = viewer.video!.ssrc
+            startsLayer = viewer.video?.current != layerBefore
+            payloadType = viewer.video?.payloadType ?? 0
+            ssrc = viewer.video?.ssrc ?? 0
         } else {
-            guard viewer.audio != nil else { return }
-            numbers = viewer.audio!.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: true)
-            payloadType = viewer.audio!.payloadType
-            ssrc = viewer.audio!.ssrc
+            numbers = viewer.audio?.map(sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: true)
+            payloadType = viewer.audio?.payloadType ?? 0
+            ssrc = viewer.audio?.ssrc ?? 0
         }
         guard let numbers,
               emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: payloadType,

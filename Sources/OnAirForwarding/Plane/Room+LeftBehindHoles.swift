@@ -18,7 +18,7 @@ extension Room {
     @discardableResult
     package func fillHolesLeftBehind(by viewer: ViewerSession, now: MonoTime,
                                      sender: any DatagramSink) -> (first: UInt16, last: UInt16, filled: Int)? {
-        guard viewer.video != nil, let range = viewer.video!.takeLeftBehind(), !viewer.repeatsNACKs,
+        guard let range = viewer.video?.takeLeftBehind(), !viewer.repeatsNACKs,
               let destination = viewer.destination, viewer.peer.canSendMedia else { return nil }
         var filled = 0
         let span = min(range.last &- range.first, Self.leftBehindChecked - 1)

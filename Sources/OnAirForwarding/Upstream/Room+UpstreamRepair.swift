@@ -54,12 +54,13 @@ extension Room {
             timestamps.append(nearestTimestamp(to: sequence, layer: layer, of: stream) ?? stream.videoLayers[layer].newestTimestamp)
         }
         for viewer in viewers {
-            guard let destination = viewer.destination, viewer.peer.canSendMedia, viewer.video?.current == layer else { continue }
+            guard let destination = viewer.destination, viewer.peer.canSendMedia, viewer.video?.current == layer,
+                  let payloadType = viewer.video?.payloadType, let ssrc = viewer.video?.ssrc else { continue }
             for index in sequences.indices {
-                guard let numbers = viewer.video!.map(layer: layer, sequence: sequences[index], timestamp: timestamps[index],
+                guard let numbers = viewer.video?.map(layer: layer, sequence: sequences[index], timestamp: timestamps[index],
                                                       startsKeyframe: false, now: now, clock: { _ in nil }) else { continue }
-                let sent = emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: viewer.video!.payloadType,
-                                sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: viewer.video!.ssrc,
+                let sent = emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: payloadType,
+                                sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: ssrc,
                                 payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4, now: now)
                 guard sent != nil else { continue }
                 publisher?.repair?.lossAnnouncements &+= 1

@@ -130,8 +130,7 @@ extension TransportAddress {
             self.init(ip: .v4(UInt32(bigEndian: v4.address.sin_addr.s_addr)), port: UInt16(bigEndian: v4.address.sin_port))
         case .v6(let v6):
             var raw = v6.address.sin6_addr
-            let bytes = withUnsafeBytes(of: &raw) { Array($0) }
-            self.init(ip: .v6(bytes), port: UInt16(bigEndian: v6.address.sin6_port))
+            self.init(ip: .v6(withUnsafeBytes(of: &raw) { IPv6Address(networkBytes: $0) }), port: UInt16(bigEndian: v6.address.sin6_port))
         default:
             return nil
         }
