@@ -27,6 +27,7 @@ echo "== media plane allocations (release build)"
 swift build -c release --product plane-allocations -q
 .build/release/plane-allocations
 .build/release/plane-allocations --workers 2
+.build/release/plane-allocations --rtx --workers 2
 
 if [ -z "${ONAIR_SKIP_FUZZ:-}" ] && [ -x tools/fuzz/run.sh ]; then
   echo "== fuzz smoke"

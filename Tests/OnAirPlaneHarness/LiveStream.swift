@@ -19,10 +19,11 @@ package final class LiveStream {
     /// When the plane asked for a keyframe of each layer.
     package private(set) var keyframeRequests: [Int: [MonoTime]] = [:]
 
-    package init(_ harness: PlaneHarness, rids: [String] = ["f", "h", "q"], keyframeDelay: Duration = .zero) throws {
+    /// `rtx`: a single-layer publisher that answers NACKs with RTX.
+    package init(_ harness: PlaneHarness, rids: [String] = ["f", "h", "q"], keyframeDelay: Duration = .zero, rtx: Bool = false) throws {
         self.harness = harness
         self.keyframeDelay = keyframeDelay
-        publisher = try harness.publish(rids: rids)
+        publisher = try harness.publish(rids: rids, rtx: rtx)
         nextFrame = harness.now
         nextAudio = harness.now
         nextReport = harness.now
@@ -35,6 +36,9 @@ package final class LiveStream {
         for packet in rtcp[handledRTCP...] {
             let ssrc: UInt32?
             switch packet {
+            case .genericNACK(let nack):
+                publisher.answer(nack)
+                ssrc = nil
             case .pictureLossIndication(let pli): ssrc = pli.mediaSSRC
             case .fullIntraRequest(let fir): ssrc = fir.entries.first?.ssrc
             default: ssrc = nil

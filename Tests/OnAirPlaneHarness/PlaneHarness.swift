@@ -177,7 +177,9 @@ package final class PlaneHarness {
     }
 
     /// Publishes over WHIP (simulcast when more than one rid) and waits until DTLS is done.
-    package func publish(rids: [String] = ["f", "h", "q"]) throws -> TestPublisher {
+    /// `rtx`: a single-layer publisher that negotiates RTX (RFC 4588, an FID group) and
+    /// answers the plane's NACKs with it.
+    package func publish(rids: [String] = ["f", "h", "q"], rtx: Bool = false) throws -> TestPublisher {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "publisher", validity: .seconds(3_600))
         let credentials = ClientPeerSessionParameters.generateCredentials()
         let address = newAddress()
@@ -187,8 +189,9 @@ package final class PlaneHarness {
                                    fingerprint: DTLSFingerprint(algorithm: "sha-256", bytes: certificate.fingerprintSHA256),
                                    candidates: [candidate], iceLite: false)
         let audioSSRC = SecureRandom.uint32()
+        let rtxSSRC = rtx && rids.count == 1 ? SecureRandom.uint32() : nil
         let ssrcs = LocalSSRCs(cname: "publisher", streamID: "publisher", audio: .init(ssrc: audioSSRC, trackID: "audio"),
-                               video: .init(ssrc: SecureRandom.uint32(), trackID: "video",
+                               video: .init(ssrc: SecureRandom.uint32(), rtxSSRC: rtxSSRC, trackID: "video",
                                             simulcastRIDs: rids.count > 1 ? rids : []))
         let offer = SDPNegotiator.makeOffer(local: local, ssrcs: ssrcs)
         let created = try plane.createSession(kind: .publisher, room: room, offer: offer.serialize(), now: now)
@@ -198,7 +201,8 @@ package final class PlaneHarness {
         let peer = TestPeer(address: address, session: try ClientPeerSession(parameters, now: now))
         peers[address] = peer
         try runUntil(timeout: .seconds(2)) { peer.session.canSendMedia }
-        return TestPublisher(peer: peer, negotiated: negotiated, rids: rids, audioSSRC: audioSSRC)
+        return TestPublisher(peer: peer, negotiated: negotiated, rids: rids, audioSSRC: audioSSRC,
+                             videoSSRC: ssrcs.video?.ssrc, rtxSSRC: rtxSSRC)
     }
 
     /// Watches over WHEP and waits until DTLS is done. `worker`: the viewer's worker; on

@@ -10,7 +10,7 @@ import OnAirWire
 package final class TestPublisher {
     package struct Layer {
         package let rid: String
-        package let ssrc = SecureRandom.uint32()
+        package var ssrc = SecureRandom.uint32()
         package let timestampBase = SecureRandom.uint32()
         package var sequence = UInt16(truncatingIfNeeded: SecureRandom.uint32())
         package let sps: [UInt8]
@@ -34,6 +34,13 @@ package final class TestPublisher {
     /// Sends SPS and PPS before every picture that is not IDR too (as x264 with intra
     /// refresh does): a preamble that leads no keyframe.
     package var parameterSetsBeforeEveryPicture = false
+    /// RFC 4588 RTX of the first layer, when negotiated: its payload type and SSRC.
+    package let rtx: (payloadType: UInt8, ssrc: UInt32)?
+    private var rtxSequence: UInt16 = 0
+    /// The first layer's recent packets (payload, timestamp, marker) for RTX answers.
+    private var recent: [UInt16: (payload: [UInt8], timestamp: UInt32, marker: Bool)] = [:]
+    /// RTX packets sent in answer to NACKs.
+    package private(set) var retransmissions = 0
 
     /// x264 baseline SPS of 1280x720, 640x360 and 320x180 pictures (what `broadcast --simulcast` sends).
     package static let sps720: [UInt8] = [0x67, 0x42, 0xC0, 0x1F, 0xD9, 0x00, 0x50, 0x05, 0xBB, 0x01, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10,
@@ -44,7 +51,8 @@ package final class TestPublisher {
                                   0x00, 0x00, 0x03, 0x03, 0xC0, 0xF1, 0x42, 0xA4, 0x80]
     package static let pps: [UInt8] = [0x68, 0xCB, 0x83, 0xCB, 0x20]
 
-    package init(peer: TestPeer, negotiated: NegotiatedSession, rids: [String], audioSSRC: UInt32) {
+    package init(peer: TestPeer, negotiated: NegotiatedSession, rids: [String], audioSSRC: UInt32, videoSSRC: UInt32? = nil,
+                 rtxSSRC: UInt32? = nil) {
         self.peer = peer
         let video = negotiated.media(of: .video)!
         videoPayloadType = video.codec.payloadType
@@ -53,6 +61,23 @@ package final class TestPublisher {
         self.audioSSRC = audioSSRC
         let pictures = [Self.sps720, Self.sps360, Self.sps180]
         layers = rids.enumerated().map { Layer(rid: $1, sps: pictures[min($0, 2)]) }
+        // One layer: the SSRC the offer announced (its FID group pairs it with the RTX SSRC).
+        if rids.count == 1, let videoSSRC { layers[0].ssrc = videoSSRC }
+        if let payloadType = video.codec.rtxPayloadType, let rtxSSRC { rtx = (payloadType, rtxSSRC) } else { rtx = nil }
+    }
+
+    /// Answers a Generic NACK (RFC 4585 §6.2.1) of the first layer with RTX packets (RFC 4588
+    /// §4: the original sequence number, then the original payload), from the recent packets.
+    package func answer(_ nack: GenericNACK) {
+        guard let rtx, nack.mediaSSRC == layers[0].ssrc else { return }
+        for sequence in nack.lostSequenceNumbers {
+            guard let original = recent[sequence] else { continue }
+            let builder = RTPPacketBuilder(payloadType: rtx.payloadType, sequenceNumber: rtxSequence, timestamp: original.timestamp,
+                                           ssrc: rtx.ssrc, marker: original.marker)
+            rtxSequence &+= 1
+            retransmissions += 1
+            peer.sendRTP(builder.build(payload: [UInt8(sequence >> 8), UInt8(sequence & 0xFF)] + original.payload))
+        }
     }
 
     /// The layer index of a video SSRC.
@@ -95,6 +120,10 @@ package final class TestPublisher {
         let builder = RTPPacketBuilder(payloadType: videoPayloadType, sequenceNumber: layers[index].sequence,
                                        timestamp: timestamp(layer: index, at: now), ssrc: layers[index].ssrc, marker: marker,
                                        extensionBlock: rid)
+        if rtx != nil && index == 0 {
+            recent[layers[index].sequence] = (payload, timestamp(layer: index, at: now), marker)
+            recent[layers[index].sequence &- 512] = nil
+        }
         layers[index].sequence &+= 1
         layers[index].packets += 1
         peer.sendRTP(builder.build(payload: payload))

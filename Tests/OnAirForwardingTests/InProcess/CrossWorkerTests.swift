@@ -172,3 +172,30 @@ extension CrossWorkerTests {
         #expect(stream.videoLayers.map(\.packets) == [1, 1, 2])
     }
 }
+
+extension CrossWorkerTests {
+    @Test("publisher loss repaired with RTX reaches viewers on both workers whole")
+    func rtxRepairAcrossWorkers() throws {
+        let harness = try PlaneHarness(workers: 2)
+        let stream = try LiveStream(harness, rids: ["f"], rtx: true)
+        #expect(stream.publisher.rtx != nil)
+        harness.run(for: .seconds(1))
+        let viewers = [try harness.watch(worker: 0), try harness.watch(worker: 1)]
+        try harness.runUntil(timeout: .seconds(2)) { viewers.allSatisfy { !$0.frames.isEmpty } }
+        // Every 20th video packet of the publisher is lost on its way in, its RTX is not.
+        let ssrc = stream.publisher.layers[0].ssrc
+        var seen = 0
+        harness.dropsInbound = { _, datagram in
+            guard let header = try? RTPHeader(parsing: datagram), header.ssrc == ssrc else { return false }
+            seen += 1
+            return seen % 20 == 0
+        }
+        harness.run(for: .seconds(3))
+        #expect(stream.publisher.retransmissions >= 4)
+        for viewer in viewers {
+            let numbers = viewer.frames.compactMap(\.frame)
+            #expect(Set(numbers).count == numbers.last! - numbers.first! + 1, "every frame, none missing")
+            #expect(MediaPlaneInProcessTests.contiguous(viewer.videoHeaders.map(\.sequence).sorted { Int16(bitPattern: $0 &- $1) < 0 }))
+        }
+    }
+}
