@@ -20,7 +20,7 @@ import Synchronization
 public final class MediaWorkers: Sendable {
     public let engines: [RelayEngine]
     let sockets: [UDPMediaSocket]
-    /// One per worker: rings its loop when a feed it reads has records.
+    /// One per worker when there are several: rings its loop when a feed it reads has records.
     private let doorbells: [PipeDoorbell]
     private let doorbellChannels = Mutex<[Channel]>([])
     public let hls: HLSService
@@ -42,7 +42,8 @@ public final class MediaWorkers: Sendable {
         var doorbells: [PipeDoorbell] = []
         do {
             for index in 0..<count {
-                doorbells.append(try PipeDoorbell())
+                // One worker reads no other worker's feed: no doorbell (a pipe) for it.
+                if count > 1 { doorbells.append(try PipeDoorbell()) }
                 let port = config.media.udpPort == 0 ? 0 : config.media.udpPort + index
                 let socket = try UDPMediaSocket(host: config.media.bind, port: port)
                 sockets.append(socket)
