@@ -52,6 +52,9 @@ package final class PlaneHarness {
         }
     }
     private var taps: [MediaTapRing] = []
+    /// Viewers that send feedback by themselves (``TestViewer/feedback``), and when they last did.
+    private var feedbackViewers: [TestViewer] = []
+    private var lastFeedback = MonoTime.zero
 
     package struct AllocationCount {
         package var rtpDatagrams = 0
@@ -108,6 +111,10 @@ package final class PlaneHarness {
             if now - lastTick >= .milliseconds(20) {
                 lastTick = now
                 for plane in planes { plane.tick(now: now) }
+            }
+            if now - lastFeedback >= .milliseconds(100) {
+                lastFeedback = now
+                for viewer in feedbackViewers { viewer.sendFeedback(now: now) }
             }
             deliver()
         }
@@ -208,8 +215,9 @@ package final class PlaneHarness {
     /// Watches over WHEP and waits until DTLS is done. `worker`: the viewer's worker; on
     /// another than worker 0 (the publisher's), it joins that worker's replica of the room.
     /// `ipv6`: the viewer's address is an IPv6 one.
+    /// `feedback`: the viewer sends transport-cc feedback or REMB by itself every 100 ms.
     package func watch(transportCC: Bool = false, rtx: Bool = false, maximumHeight: Int? = nil, worker: Int = 0,
-                       ipv6: Bool = false) throws -> TestViewer {
+                       ipv6: Bool = false, feedback: TestViewer.Feedback? = nil) throws -> TestViewer {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "viewer", validity: .seconds(3_600))
         let credentials = ClientPeerSessionParameters.generateCredentials()
         let address = newAddress(ipv6: ipv6)
@@ -231,7 +239,10 @@ package final class PlaneHarness {
         peers[address] = peer
         try runUntil(timeout: .seconds(2)) { peer.session.canSendMedia }
         let types = ReceiveOnlyOffer.payloadTypes(in: answer)
-        return TestViewer(peer: peer, sessionID: created.sessionID, videoPayloadType: types.video!)
+        let viewer = TestViewer(peer: peer, sessionID: created.sessionID, videoPayloadType: types.video!)
+        viewer.feedback = feedback
+        if feedback != nil { feedbackViewers.append(viewer) }
+        return viewer
     }
 
     package struct Timeout: Error, CustomStringConvertible {

@@ -1,4 +1,6 @@
+import OnAirForwarding
 import OnAirRTP
+import OnAirSDP
 import OnAirWire
 
 /// A WHEP viewer's end: what it decoded of the video, packet by packet.
@@ -22,6 +24,14 @@ package final class TestViewer {
     package let peer: TestPeer
     package let sessionID: String
     package let videoPayloadType: UInt8
+
+    /// Feedback the viewer sends by itself, as a browser does: transport-wide feedback
+    /// (transport-cc; the viewer must have offered it) or REMB, each with a receiver report.
+    package enum Feedback { case transportCC, remb }
+    /// What ``sendFeedback(now:)`` sends (``PlaneHarness`` calls it every 100 ms).
+    package var feedback: Feedback?
+    private var arrivals = TransportFeedbackRecorder()
+    private var packetsSeen = 0
 
     package init(peer: TestPeer, sessionID: String, videoPayloadType: UInt8) {
         self.peer = peer
@@ -82,6 +92,33 @@ package final class TestViewer {
             ReportBlock(ssrc: last.ssrc, fractionLost: fractionLost, extendedHighestSequenceNumber: UInt32(last.sequence),
                         lastSenderReport: lastSenderReport),
         ]))])
+    }
+
+    /// Records the transport-wide sequence numbers that arrived since the last call and sends
+    /// the feedback (RFC 8888's predecessor, draft-holmer-rmcat-transport-wide-cc-extensions-01;
+    /// or REMB at 3 Mbit/s) and a receiver report about its video.
+    package func sendFeedback(now: MonoTime) {
+        guard let feedback else { return }
+        var mediaSSRC: UInt32?
+        for packet in peer.rtp[packetsSeen...] {
+            packet.withUnsafeBytes { raw in
+                guard let view = RTPPacketView(raw) else { return }
+                if view.payloadType == videoPayloadType { mediaSSRC = view.ssrc }
+                if let range = view.extensionElement(id: ReceiveOnlyOffer.transportCCExtensionID, in: raw), range.count == 2 {
+                    arrivals.record(sequence: UInt16(raw[range.lowerBound]) << 8 | UInt16(raw[range.lowerBound + 1]),
+                                    arrivalMicroseconds: Int64(now.nanoseconds / 1000))
+                }
+            }
+        }
+        packetsSeen = peer.rtp.count
+        guard let ssrc = mediaSSRC else { return }
+        switch feedback {
+        case .transportCC:
+            if let report = arrivals.makeFeedback(senderSSRC: 7, mediaSSRC: ssrc) { peer.sendRTCP([.transportWideFeedback(report)]) }
+        case .remb:
+            peer.sendRTCP([.remb(REMB(senderSSRC: 7, bitrate: 3_000_000, ssrcs: [ssrc]))])
+        }
+        reportVideo()
     }
 
     /// Audio packets received.

@@ -31,8 +31,10 @@ func measure() throws -> (PlaneHarness.AllocationCount, frames: [Int], layers: S
     if !CommandLine.arguments.contains("--no-tap") { harness.tapConsumer = tap }
     _ = try LiveStream(harness)
     harness.run(for: .seconds(1))
-    // The 180p viewer is on IPv6 (sessions are keyed by address on every datagram).
-    let viewers = [try harness.watch(transportCC: true), try harness.watch(maximumHeight: 360, worker: workers > 1 ? 1 : 0),
+    // The 180p viewer is on IPv6 (sessions are keyed by address on every datagram); the first
+    // sends transport-cc feedback, the second REMB, each with receiver reports.
+    let viewers = [try harness.watch(transportCC: true, feedback: .transportCC),
+                   try harness.watch(maximumHeight: 360, worker: workers > 1 ? 1 : 0, feedback: .remb),
                    try harness.watch(maximumHeight: 180, worker: workers - 1, ipv6: true)]
     try harness.runUntil(timeout: .seconds(3)) { viewers.allSatisfy { !$0.frames.isEmpty } }
     harness.run(for: .seconds(3))
