@@ -121,9 +121,9 @@ extension MediaPlane {
             let timestamp = video.rewriter.lastTimestamps?.viewer ?? 0
             var packets = 0
             while budget > 0 && packets < Self.maximumPaddingPacketsPerTick {
-                guard let sent = room.emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: rtx.payloadType,
-                                           sequence: viewer.rtxSequence, timestamp: timestamp, ssrc: rtx.ssrc,
-                                           payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 255, now: now) else { break }
+                let padding = OutgoingRTP(marker: false, payloadType: rtx.payloadType, sequence: viewer.rtxSequence, timestamp: timestamp,
+                                          ssrc: rtx.ssrc, payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 255)
+                guard let sent = room.emit(padding, to: viewer, at: destination, sender: sender, now: now) else { break }
                 viewer.rtxSequence &+= 1
                 viewer.paddingPackets &+= 1
                 viewer.paddingBytes &+= UInt64(sent)

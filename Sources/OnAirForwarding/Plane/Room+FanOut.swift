@@ -124,9 +124,9 @@ extension Room {
             ssrc = viewer.audio?.ssrc ?? 0
         }
         guard let numbers,
-              emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: payloadType,
-                   sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: ssrc, payload: payload,
-                   padding: padding, now: now) != nil else { return }
+              emit(OutgoingRTP(marker: view.marker, payloadType: payloadType, sequence: numbers.sequence, timestamp: numbers.timestamp,
+                               ssrc: ssrc, payload: payload, padding: padding),
+                   to: viewer, at: destination, sender: sender, now: now) != nil else { return }
         if padding > 0 { paddedPackets += 1 }
         if isVideo {
             viewer.history.recordSent(sequence: numbers.sequence, timestamp: numbers.timestamp, marker: view.marker)
@@ -145,9 +145,10 @@ extension Room {
     /// and records it for the viewer's transport-cc. Returns the protected length.
     @inline(__always)
     @discardableResult
-    package func emit(to viewer: ViewerSession, at destination: DatagramDestination, sender: any DatagramSink, marker: Bool,
-              payloadType: UInt8, sequence: UInt16, timestamp: UInt32, ssrc: UInt32, payload: UnsafeRawBufferPointer,
-              padding: Int, now: MonoTime) -> Int? {
+    package func emit(_ packet: OutgoingRTP, to viewer: ViewerSession, at destination: DatagramDestination,
+                      sender: any DatagramSink, now: MonoTime) -> Int? {
+        let (marker, payloadType, sequence, timestamp, ssrc, payload, padding) =
+            (packet.marker, packet.payloadType, packet.sequence, packet.timestamp, packet.ssrc, packet.payload, packet.padding)
         let slot = sender.nextSlot()
         let headerLength = 12 + viewer.extensions.length
         let length = headerLength + payload.count + padding

@@ -62,9 +62,9 @@ extension Room {
         stream.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
             guard let view = RTPPacketView(raw), view.payloadType == stream.videoPayloadType,
                   let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
-            let sent = emit(to: viewer, at: destination, sender: sender, marker: view.marker, payloadType: track.payloadType,
-                            sequence: viewerSequence, timestamp: timestamp, ssrc: track.ssrc,
-                            payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), padding: 0, now: now)
+            let sent = emit(OutgoingRTP(marker: view.marker, payloadType: track.payloadType, sequence: viewerSequence,
+                                        timestamp: timestamp, ssrc: track.ssrc, payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])),
+                            to: viewer, at: destination, sender: sender, now: now)
             if sent != nil {
                 viewer.history.noteResent(viewerSequence, confirm: !viewer.repeatsNACKs, now: now)
                 viewer.retransmissions += 1
@@ -95,10 +95,10 @@ extension Room {
         let sent = viewer.history.sent(sequence)
         let timestamp = sent?.timestamp ?? frameTimestamp ?? track.rewriter.lastTimestamps?.viewer ?? 0
         let emitted = Self.fillerNALUnit.withUnsafeBytes { filler in
-            emit(to: viewer, at: destination, sender: sender, marker: sent?.marker ?? false, payloadType: track.payloadType,
-                 sequence: sequence, timestamp: timestamp, ssrc: track.ssrc,
-                 payload: viewer.repeatsNACKs ? UnsafeRawBufferPointer(start: nil, count: 0) : filler,
-                 padding: viewer.repeatsNACKs ? 4 : 0, now: now)
+            emit(OutgoingRTP(marker: sent?.marker ?? false, payloadType: track.payloadType, sequence: sequence, timestamp: timestamp,
+                             ssrc: track.ssrc, payload: viewer.repeatsNACKs ? UnsafeRawBufferPointer(start: nil, count: 0) : filler,
+                             padding: viewer.repeatsNACKs ? 4 : 0),
+                 to: viewer, at: destination, sender: sender, now: now)
         }
         guard emitted != nil else { return }
         viewer.retransmissionsGivenUp &+= 1

@@ -59,9 +59,10 @@ extension Room {
             for index in sequences.indices {
                 guard let numbers = viewer.video?.map(layer: layer, sequence: sequences[index], timestamp: timestamps[index],
                                                       startsKeyframe: false, now: now, clock: { _ in nil }) else { continue }
-                let sent = emit(to: viewer, at: destination, sender: sender, marker: false, payloadType: payloadType,
-                                sequence: numbers.sequence, timestamp: numbers.timestamp, ssrc: ssrc,
-                                payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4, now: now)
+                let sent = emit(OutgoingRTP(marker: false, payloadType: payloadType, sequence: numbers.sequence,
+                                            timestamp: numbers.timestamp, ssrc: ssrc, payload: UnsafeRawBufferPointer(start: nil, count: 0),
+                                            padding: 4),
+                                to: viewer, at: destination, sender: sender, now: now)
                 guard sent != nil else { continue }
                 publisher?.repair?.lossAnnouncements &+= 1
                 viewer.history.recordSent(sequence: numbers.sequence, timestamp: numbers.timestamp, marker: false)
