@@ -110,7 +110,7 @@ public final class MediaWorkers: Sendable {
             }
         }
         let home = engine(room: room)
-        let chosen = await leastLoaded()
+        let chosen = await leastLoaded(preferring: home)
         guard chosen !== home, let feed = try await home.perform({ $0.plane.feed(room: room) }) else {
             return try await home.perform { try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight) }
         }
@@ -125,7 +125,11 @@ public final class MediaWorkers: Sendable {
     /// viewer), in steps of 5 % of a core, then the fewest sessions. Readings are a second
     /// apart and viewers come in bursts: without the projection a burst all goes to the worker
     /// that read idle, and without the steps idle workers differ by noise.
-    private func leastLoaded() async -> RelayEngine {
+    /// `preferring`: this worker (a room's publisher's) keeps new viewers until it is busier than
+    /// the least-loaded by ``spillMargin``: its viewers need no hand-off, and a replica that
+    /// starts with a viewer has not yet measured its layers' rates (a viewer placed on one
+    /// at join may start on a layer its link cannot carry; see the issue 25 note).
+    private func leastLoaded(preferring preferred: RelayEngine? = nil) async -> RelayEngine {
         guard engines.count > 1 else { return engines[0] }
         var meters: [(meter: MediaLoadMeter, sessions: Int)?] = []
         for engine in engines {
@@ -137,8 +141,17 @@ public final class MediaWorkers: Sendable {
             let projected = entry.meter.load + Double(entry.meter.admittedSinceReading) * perViewer
             return (Int(projected * 20), entry.sessions)
         }
-        return engines[keys.indices.min { keys[$0] < keys[$1] } ?? 0]
+        let least = keys.indices.min { keys[$0] < keys[$1] } ?? 0
+        if let preferred, let index = engines.firstIndex(where: { $0 === preferred }),
+           keys[index].0 - keys[least].0 <= Self.spillMargin {
+            return preferred
+        }
+        return engines[least]
     }
+
+    /// How much busier (in the 5 % steps of ``leastLoaded``) a publisher's worker may be than
+    /// the least-loaded one before its room's new viewers go elsewhere: 10 % of a core.
+    static let spillMargin = 2
 
     /// Where a new publisher of `room` goes: the room's worker, or for a new room the
     /// least-loaded worker (its media loop's load in whole percent of its core, then its
