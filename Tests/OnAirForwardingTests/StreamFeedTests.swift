@@ -15,7 +15,7 @@ struct StreamFeedTests {
                                               localSetup: .passive, remoteCandidates: [], bundleMids: [])
 
     static func feed(capacity: Int, wakeups: [(any TapWakeup)?]) -> StreamFeed {
-        StreamFeed(room: "42", publisherID: "p", origin: 0, negotiated: negotiated, wakeups: wakeups, capacity: capacity)
+        StreamFeed(room: "42", publisherID: "p", negotiated: negotiated, wakeups: wakeups, capacity: capacity)
     }
 
     /// An audio packet whose sequence number, timestamp and every payload octet carry `index`.

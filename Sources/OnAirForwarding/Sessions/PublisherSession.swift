@@ -26,8 +26,6 @@ package final class PublisherSession: MediaSession {
     package var lastLossFraction: Double = 0
     /// NACK/RTX repair of the forwarded video source; nil when the publisher offered no NACK.
     package var repair: UpstreamRepair?
-    /// Where the stream goes to viewers on other workers, once one has some.
-    package var feed: StreamFeed?
 
     package init(id: String, room: String, peer: PeerSession, negotiated: NegotiatedSession, localUfrag: String, etag: String,
                  cacheSize: Int = 1024, now: MonoTime) {

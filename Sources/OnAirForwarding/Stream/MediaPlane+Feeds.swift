@@ -11,7 +11,7 @@ extension MediaPlane {
     package func feed(room id: String) -> StreamFeed? {
         guard let room = rooms[id], let publisher = room.publisher, !publisher.ended else { return nil }
         if room.feed == nil {
-            let feed = StreamFeed(room: id, publisherID: publisher.id, origin: settings.worker, negotiated: publisher.negotiated,
+            let feed = StreamFeed(room: id, publisherID: publisher.id, negotiated: publisher.negotiated,
                                   wakeups: feedWakeups)
             feed.setOriginViewers(room.viewers.count { $0.connectedAt != nil })
             room.feed = feed

@@ -27,8 +27,6 @@ package final class StreamFeed: @unchecked Sendable {
     package let room: String
     /// The publisher's session id (webhooks name it).
     package let publisherID: String
-    /// The publisher's worker.
-    package let origin: Int
     /// The publisher's negotiated session, which viewers' answers are built against.
     package let negotiated: NegotiatedSession
     package let capacity: Int
@@ -53,13 +51,12 @@ package final class StreamFeed: @unchecked Sendable {
 
     /// `wakeups`: each worker's doorbell, in worker order. `capacity`: slots (a power of two);
     /// 1,024 hold about two seconds of a three-layer simulcast stream with its audio.
-    package init(room: String, publisherID: String, origin: Int, negotiated: NegotiatedSession, wakeups: [(any TapWakeup)?],
+    package init(room: String, publisherID: String, negotiated: NegotiatedSession, wakeups: [(any TapWakeup)?],
                  capacity: Int = 1_024) {
         self.negotiated = negotiated
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
         self.room = room
         self.publisherID = publisherID
-        self.origin = origin
         self.capacity = capacity
         cursors = wakeups.map(FeedCursor.init(wakeup:))
         storage = .allocate(byteCount: capacity * Self.slotSize, alignment: 16)

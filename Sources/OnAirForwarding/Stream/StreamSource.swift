@@ -52,8 +52,7 @@ package final class StreamSource {
     package func videoLayerIndex(ssrc: UInt32, rank: Int) -> Int? {
         for index in videoLayers.indices where videoLayers[index].ssrc == ssrc { return index }
         guard videoLayers.count < Self.maximumListedLayers else { return nil }
-        videoLayers.append(ReceivedLayer(ssrc: ssrc, rid: rank >= 0 && rank < videoRIDs.count ? videoRIDs[rank] : nil,
-                                         rank: rank, cacheSize: cacheSize))
+        videoLayers.append(ReceivedLayer(ssrc: ssrc, rid: rid(rank: rank), rank: rank, cacheSize: cacheSize))
         return videoLayers.count - 1
     }
 
@@ -65,11 +64,13 @@ package final class StreamSource {
         guard index >= 0 && index < Self.maximumListedLayers else { return nil }
         while videoLayers.count <= index { videoLayers.append(ReceivedLayer(ssrc: 0, rid: nil, cacheSize: 1)) }
         if videoLayers[index].ssrc != ssrc {
-            videoLayers[index] = ReceivedLayer(ssrc: ssrc, rid: rank >= 0 && rank < videoRIDs.count ? videoRIDs[rank] : nil,
-                                               rank: rank, cacheSize: cacheSize)
+            videoLayers[index] = ReceivedLayer(ssrc: ssrc, rid: rid(rank: rank), rank: rank, cacheSize: cacheSize)
         }
         return index
     }
+
+    /// The rid at `rank` in the offer's list, if there is one.
+    private func rid(rank: Int) -> String? { videoRIDs.indices.contains(rank) ? videoRIDs[rank] : nil }
 
     /// The layer of a video SSRC, if it is one.
     package func videoLayer(ssrc: UInt32) -> Int? {

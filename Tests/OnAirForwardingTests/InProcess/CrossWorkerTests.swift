@@ -149,7 +149,7 @@ extension CrossWorkerTests {
     @Test("a replica numbers layers as the publisher's worker does, whatever order their first records come in")
     func replicaLayerNumbering() throws {
         let negotiated = StreamFeedTests.negotiated
-        let feed = StreamFeed(room: "42", publisherID: "p", origin: 0, negotiated: negotiated, wakeups: [nil, nil], capacity: 16)
+        let feed = StreamFeed(room: "42", publisherID: "p", negotiated: negotiated, wakeups: [nil, nil], capacity: 16)
         feed.attach(consumer: 1)
         // A receiver joining mid-stream: q (layer 2 there) first, then f (0), then h (1).
         for (layer, ssrc) in [(2, UInt32(30)), (0, 10), (1, 20), (2, 30)] {
