@@ -58,7 +58,7 @@ public struct ViewerBandwidthEstimator: Sendable {
         transport?.recordSent(sequence: sequence, size: size, now: now)
     }
 
-    public mutating func handle(_ feedback: TransportWideFeedback, now: MonoTime) {
+    public mutating func handle(_ feedback: some TransportFeedbackPackets, now: MonoTime) {
         // Mutated in place: a copy would copy its send history on write, per feedback.
         guard transport != nil, let summary = transport?.feedback(feedback, now: now) else { return }
         lastFeedback = now

@@ -36,10 +36,16 @@ public struct REMB: RTCPMessage {
     }
 
     /// Whether a PSFB FMT 15 body (after the common header) starts like a REMB.
-    static func matches(_ body: ByteReader) -> Bool {
-        var reader = body
-        guard reader.remaining >= 12, (try? reader.skip(8)) != nil else { return false }
-        return (try? reader.readUInt32()) == identifier
+    static func matches(_ body: UnsafeRawBufferPointer) -> Bool {
+        body.count >= 12 && body.uint32(at: 8) == identifier
+    }
+
+    /// The bitrate of the wire's 6-bit exponent and 18-bit mantissa (the low 24 bits).
+    static func decodeBitrate(_ exponentAndMantissa: UInt32) -> UInt64 {
+        let exponent = exponentAndMantissa >> 18 & 0x3F
+        let mantissa = UInt64(exponentAndMantissa & 0x3_FFFF)
+        // mantissa << exponent can exceed 64 bits (18 + 63); saturate instead.
+        return mantissa > maxBitrate >> exponent ? maxBitrate : mantissa << exponent
     }
 
     public init(header: RTCPHeader, body: ByteReader) throws(WireError) {
@@ -51,11 +57,7 @@ public struct REMB: RTCPMessage {
             throw .invalid("RTCP application layer feedback is not a REMB (no 'REMB' identifier)")
         }
         let count = Int(try reader.readUInt8())
-        let exponentAndMantissa = try reader.readUInt24()
-        let exponent = exponentAndMantissa >> 18
-        let mantissa = UInt64(exponentAndMantissa & 0x3_FFFF)
-        // mantissa << exponent can exceed 64 bits (18 + 63); saturate instead.
-        bitrate = mantissa > Self.maxBitrate >> exponent ? Self.maxBitrate : mantissa << exponent
+        bitrate = Self.decodeBitrate(try reader.readUInt24())
         try reader.require(4 * count, for: "RTCP REMB with \(count) SSRCs")
         var list: [UInt32] = []
         list.reserveCapacity(count)

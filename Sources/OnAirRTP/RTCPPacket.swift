@@ -23,58 +23,35 @@ public enum RTCPPacket: Sendable, Hashable {
     /// the lengths must add up to exactly the datagram. Reduced-size RTCP (RFC 5506) is
     /// accepted, so the first packet need not be SR or RR.
     public static func parseCompound(_ bytes: [UInt8]) throws(WireError) -> [RTCPPacket] {
-        guard !bytes.isEmpty else { throw .invalid("empty RTCP packet") }
-        var reader = ByteReader(bytes)
-        var packets: [RTCPPacket] = []
-        while !reader.isAtEnd {
-            let start = reader.offset
-            let header = try RTCPHeader(parsing: &reader)
-            let bodySize = header.packetSize - RTCPHeader.size
-            guard reader.remaining >= bodySize else {
-                throw .invalid("RTCP packet type \(header.packetType) claims \(header.packetSize) bytes, only \(reader.remaining + RTCPHeader.size) left in the compound packet")
+        try bytes.withWireBytes { raw throws(WireError) in
+            var packets: [RTCPPacket] = []
+            for view in try RTCPCompoundView(raw) {
+                packets.append(try parse(view, bytes: bytes))
             }
-            var body = try reader.subReader(bodySize)
-            if header.hasPadding {
-                let padding = bodySize > 0 ? Int(bytes[start + header.packetSize - 1]) : 0
-                guard padding >= 1, padding <= bodySize else {
-                    throw .invalid("RTCP padding count \(padding) does not fit a \(bodySize)-byte packet body")
-                }
-                body = ByteReader(bytes, from: body.offset, to: body.end - padding)
-            }
-            packets.append(try parse(header: header, body: body, bytes: bytes, range: start..<reader.offset))
+            return packets
         }
-        return packets
     }
 
-    private static func parse(
-        header: RTCPHeader, body: ByteReader, bytes: [UInt8], range: Range<Int>
-    ) throws(WireError) -> RTCPPacket {
-        switch (header.packetType, header.count) {
-        case (RTCPPacketType.senderReport, _):
-            return .senderReport(try SenderReport(header: header, body: body))
-        case (RTCPPacketType.receiverReport, _):
-            return .receiverReport(try ReceiverReport(header: header, body: body))
-        case (RTCPPacketType.sourceDescription, _):
-            return .sourceDescription(try SourceDescription(header: header, body: body))
-        case (RTCPPacketType.goodbye, _):
-            return .goodbye(try Goodbye(header: header, body: body))
-        case (RTCPPacketType.applicationDefined, _):
-            return .applicationDefined(try ApplicationDefined(header: header, body: body))
-        case (RTCPPacketType.extendedReport, _):
-            return .extendedReport(try ExtendedReport(header: header, body: body))
-        case (RTCPPacketType.transportFeedback, RTCPPacketType.genericNACKFormat):
-            return .genericNACK(try GenericNACK(header: header, body: body))
-        case (RTCPPacketType.transportFeedback, RTCPPacketType.transportWideCCFormat):
-            return .transportWideFeedback(try TransportWideFeedback(header: header, body: body))
-        case (RTCPPacketType.payloadSpecificFeedback, RTCPPacketType.pictureLossFormat):
-            return .pictureLossIndication(try PictureLossIndication(header: header, body: body))
-        case (RTCPPacketType.payloadSpecificFeedback, RTCPPacketType.fullIntraRequestFormat):
-            return .fullIntraRequest(try FullIntraRequest(header: header, body: body))
-        case (RTCPPacketType.payloadSpecificFeedback, RTCPPacketType.applicationLayerFeedbackFormat)
-            where REMB.matches(body):
-            return .remb(try REMB(header: header, body: body))
-        default:
-            return .unknown(type: header.packetType, bytes: Array(bytes[range]))
+    private static func parse(_ view: RTCPPacketView, bytes: [UInt8]) throws(WireError) -> RTCPPacket {
+        let header = RTCPHeader(hasPadding: bytes[view.start] & 0x20 != 0, count: view.count, packetType: view.packetType,
+                                length: UInt16(truncatingIfNeeded: (view.end - view.start) / 4 - 1))
+        let body = ByteReader(bytes, from: view.bodyStart, to: view.bodyEnd)
+        switch view.kind {
+        case .senderReport: return .senderReport(try SenderReport(header: header, body: body))
+        case .receiverReport: return .receiverReport(try ReceiverReport(header: header, body: body))
+        case .genericNACK: return .genericNACK(try GenericNACK(header: header, body: body))
+        case .transportFeedback: return .transportWideFeedback(try TransportWideFeedback(header: header, body: body))
+        case .pictureLoss: return .pictureLossIndication(try PictureLossIndication(header: header, body: body))
+        case .fullIntraRequest: return .fullIntraRequest(try FullIntraRequest(header: header, body: body))
+        case .remb: return .remb(try REMB(header: header, body: body))
+        case .other: break
+        }
+        switch view.packetType {
+        case RTCPPacketType.sourceDescription: return .sourceDescription(try SourceDescription(header: header, body: body))
+        case RTCPPacketType.goodbye: return .goodbye(try Goodbye(header: header, body: body))
+        case RTCPPacketType.applicationDefined: return .applicationDefined(try ApplicationDefined(header: header, body: body))
+        case RTCPPacketType.extendedReport: return .extendedReport(try ExtendedReport(header: header, body: body))
+        default: return .unknown(type: view.packetType, bytes: Array(bytes[view.start..<view.end]))
         }
     }
 

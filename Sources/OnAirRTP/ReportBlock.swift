@@ -45,15 +45,23 @@ public struct ReportBlock: Sendable, Hashable {
 
     public init(parsing reader: inout ByteReader) throws(WireError) {
         try reader.require(Self.size, for: "RTCP report block")
-        ssrc = try reader.readUInt32()
-        fractionLost = try reader.readUInt8()
-        let lost = try reader.readUInt24()
+        let start = reader.offset
+        self = reader.bytes.withUnsafeBytes { Self(UnsafeRawBufferPointer(rebasing: $0[start..<(start + Self.size)])) }
+        try reader.skip(Self.size)
+    }
+
+    /// Reads a block from its 24 bytes (the caller checked there are as many).
+    @inline(__always)
+    public init(_ raw: UnsafeRawBufferPointer) {
+        ssrc = raw.uint32(at: 0)
+        fractionLost = raw[4]
+        let lost = raw.uint32(at: 4) & 0xFF_FFFF
         // Sign-extend the 24-bit two's complement value.
         cumulativeLost = lost & 0x80_0000 != 0 ? Int32(lost) - 0x100_0000 : Int32(lost)
-        extendedHighestSequenceNumber = try reader.readUInt32()
-        jitter = try reader.readUInt32()
-        lastSenderReport = try reader.readUInt32()
-        delaySinceLastSenderReport = try reader.readUInt32()
+        extendedHighestSequenceNumber = raw.uint32(at: 8)
+        jitter = raw.uint32(at: 12)
+        lastSenderReport = raw.uint32(at: 16)
+        delaySinceLastSenderReport = raw.uint32(at: 20)
     }
 
     public func serialize(into writer: inout ByteWriter) {

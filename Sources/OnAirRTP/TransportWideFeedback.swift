@@ -79,40 +79,15 @@ public struct TransportWideFeedback: RTCPMessage {
     public init(header: RTCPHeader, body: ByteReader) throws(WireError) {
         var reader = body
         try reader.require(16, for: "RTCP transport-cc feedback")
-        senderSSRC = try reader.readUInt32()
-        mediaSSRC = try reader.readUInt32()
-        baseSequenceNumber = try reader.readUInt16()
-        let statusCount = Int(try reader.readUInt16())
-        let reference = try reader.readUInt24()
-        referenceTime = reference & 0x80_0000 != 0 ? Int32(reference) - 0x100_0000 : Int32(reference)
-        feedbackPacketCount = try reader.readUInt8()
-
-        // Every chunk describes at least one packet, so a hostile count cannot make this
-        // loop outlive the bytes; the array never exceeds the (16-bit) status count.
-        var symbols: [UInt8] = []
-        symbols.reserveCapacity(statusCount)
-        while symbols.count < statusCount {
-            guard reader.remaining >= 2 else {
-                throw .invalid("transport-cc chunks end after \(symbols.count) of \(statusCount) packet statuses")
-            }
-            try TransportWideFeedbackChunk.decode(try reader.readUInt16(), into: &symbols, limit: statusCount)
+        self = try body.bytes.withWireBytes { bytes throws(WireError) in
+            let view = try TransportFeedbackView(UnsafeRawBufferPointer(rebasing: bytes[body.offset..<body.end]))
+            var deltas: [Int16?] = []
+            deltas.reserveCapacity(view.statusCount)
+            view.forEachPacket { _, delta in deltas.append(delta) }
+            return TransportWideFeedback(senderSSRC: view.senderSSRC, mediaSSRC: view.mediaSSRC,
+                                         baseSequenceNumber: view.baseSequenceNumber, referenceTime: view.referenceTime,
+                                         feedbackPacketCount: view.feedbackPacketCount, receiveDeltas: deltas)
         }
-        var deltas: [Int16?] = []
-        deltas.reserveCapacity(statusCount)
-        for symbol in symbols {
-            switch symbol {
-            case TransportWideFeedbackChunk.smallDelta:
-                guard reader.remaining >= 1 else { throw .invalid("transport-cc small receive delta missing") }
-                deltas.append(Int16(try reader.readUInt8()))
-            case TransportWideFeedbackChunk.largeDelta:
-                guard reader.remaining >= 2 else { throw .invalid("transport-cc large receive delta missing") }
-                deltas.append(Int16(bitPattern: try reader.readUInt16()))
-            default:
-                deltas.append(nil)
-            }
-        }
-        receiveDeltas = deltas
-        // What remains is zero padding to 32 bits; it carries nothing.
     }
 
     private var statusCount: Int { min(receiveDeltas.count, Int(UInt16.max)) }

@@ -22,27 +22,6 @@ public enum TransportWideFeedbackChunk: Sendable, Hashable {
     public static let largeDelta: UInt8 = 2
     public static let maxRunLength = 0x1FFF
 
-    /// Decodes one chunk and appends its symbols to `symbols`, but never beyond `limit`
-    /// symbols in total (vector chunks may describe packets past the status count).
-    static func decode(_ chunk: UInt16, into symbols: inout [UInt8], limit: Int) throws(WireError) {
-        if chunk & 0x8000 == 0 {
-            let symbol = UInt8(chunk >> 13 & 0x3)
-            guard symbol != 3 else { throw .invalid("transport-cc run length chunk uses reserved symbol 3") }
-            let length = min(Int(chunk & 0x1FFF), limit - symbols.count)
-            if length > 0 { symbols.append(contentsOf: repeatElement(symbol, count: length)) }
-        } else if chunk & 0x4000 == 0 {
-            for bit in stride(from: 13, through: 0, by: -1) where symbols.count < limit {
-                symbols.append(UInt8(chunk >> UInt16(bit) & 0x1))
-            }
-        } else {
-            for pair in stride(from: 6, through: 0, by: -1) where symbols.count < limit {
-                let symbol = UInt8(chunk >> UInt16(2 * pair) & 0x3)
-                guard symbol != 3 else { throw .invalid("transport-cc status vector uses reserved symbol 3") }
-                symbols.append(symbol)
-            }
-        }
-    }
-
     /// The chunk's 16-bit wire form.
     public var rawValue: UInt16 {
         switch self {

@@ -56,9 +56,9 @@ public struct TransportFeedbackAdapter: Sendable {
     /// bitrate.
     ///
     /// - Parameters:
-    ///   - feedback: parsed RTPFB FMT 15 about our media.
+    ///   - feedback: RTPFB FMT 15 about our media (parsed, or read in place).
     ///   - now: when it arrived (for ``TransportFeedbackSummary/feedbackDelay``).
-    public mutating func feedback(_ feedback: TransportWideFeedback, now: MonoTime) -> TransportFeedbackSummary {
+    public mutating func feedback(_ feedback: some TransportFeedbackPackets, now: MonoTime) -> TransportFeedbackSummary {
         // The receiver's clock: the span since its zero, from the wire's 64 ms and 250 µs units.
         var arrival = Duration.microseconds(
             unwrapReferenceTime(feedback.referenceTime) * TransportWideFeedback.referenceTimeMicroseconds)
@@ -66,17 +66,18 @@ public struct TransportFeedbackAdapter: Sendable {
         var lost = 0
         var unknown = 0
         var newestSendTime: MonoTime?
-        for (offset, delta) in feedback.receiveDeltas.enumerated() {
-            let sequence = sequences.peek(feedback.baseSequenceNumber &+ UInt16(truncatingIfNeeded: offset))
+        let base = feedback.baseSequenceNumber
+        feedback.forEachPacket { offset, delta in
+            let sequence = sequences.peek(base &+ UInt16(truncatingIfNeeded: offset))
             guard let delta else {
                 if let entry = history.entry(sequence), !entry.acknowledged { lost += 1 } else { unknown += 1 }
-                continue
+                return
             }
             // Deltas chain from one received packet to the next whether or not we know it.
             arrival += .microseconds(Int64(delta) * TransportWideFeedback.deltaMicroseconds)
             guard let sent = history.acknowledge(sequence) else {
                 unknown += 1
-                continue
+                return
             }
             received += 1
             newestSendTime = max(newestSendTime ?? sent.sendTime, sent.sendTime)

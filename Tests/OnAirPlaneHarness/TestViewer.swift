@@ -32,6 +32,11 @@ package final class TestViewer {
     package var feedback: Feedback?
     private var arrivals = TransportFeedbackRecorder()
     private var packetsSeen = 0
+    /// With ``feedback``: NACK (RFC 4585 §6.2.1) the video sequence numbers skipped since the
+    /// last feedback, as a browser does.
+    package var nacksGaps = false
+    private var highestVideoSequence: UInt16?
+    private var missing: [UInt16] = []
 
     package init(peer: TestPeer, sessionID: String, videoPayloadType: UInt8) {
         self.peer = peer
@@ -103,7 +108,10 @@ package final class TestViewer {
         for packet in peer.rtp[packetsSeen...] {
             packet.withUnsafeBytes { raw in
                 guard let view = RTPPacketView(raw) else { return }
-                if view.payloadType == videoPayloadType { mediaSSRC = view.ssrc }
+                if view.payloadType == videoPayloadType {
+                    mediaSSRC = view.ssrc
+                    noteVideo(sequence: view.sequence)
+                }
                 if let range = view.extensionElement(id: ReceiveOnlyOffer.transportCCExtensionID, in: raw), range.count == 2 {
                     arrivals.record(sequence: UInt16(raw[range.lowerBound]) << 8 | UInt16(raw[range.lowerBound + 1]),
                                     arrivalMicroseconds: Int64(now.nanoseconds / 1000))
@@ -112,6 +120,10 @@ package final class TestViewer {
         }
         packetsSeen = peer.rtp.count
         guard let ssrc = mediaSSRC else { return }
+        if nacksGaps && !missing.isEmpty {
+            peer.sendRTCP([.genericNACK(GenericNACK(senderSSRC: 7, mediaSSRC: ssrc, lostSequenceNumbers: missing))])
+            missing.removeAll()
+        }
         switch feedback {
         case .transportCC:
             if let report = arrivals.makeFeedback(senderSSRC: 7, mediaSSRC: ssrc) { peer.sendRTCP([.transportWideFeedback(report)]) }
@@ -119,6 +131,15 @@ package final class TestViewer {
             peer.sendRTCP([.remb(REMB(senderSSRC: 7, bitrate: 3_000_000, ssrcs: [ssrc]))])
         }
         reportVideo()
+    }
+
+    /// Notes the gap before `sequence`, when one opened (at most 16 numbers).
+    private func noteVideo(sequence: UInt16) {
+        defer { if highestVideoSequence.map({ Int16(bitPattern: sequence &- $0) > 0 }) ?? true { highestVideoSequence = sequence } }
+        guard nacksGaps, let highest = highestVideoSequence else { return }
+        let step = Int16(bitPattern: sequence &- highest)
+        guard step > 1 && step <= 17 else { return }
+        for gap in 1..<UInt16(step) { missing.append(highest &+ gap) }
     }
 
     /// Audio packets received.

@@ -21,7 +21,7 @@ struct MediaWorkersTests {
             let second = try Self.ports(try await client.publish(room: "2").answer)
             #expect(first.count == 1 && second.count == 1 && first != second, "\(first) \(second)")
             #expect(first.union(second) == Set(ports))
-            // An idle relay keeps each room's viewers on its publisher's worker (both rooms: both ports).
+            // Viewers spread over the workers, whichever worker their room's publisher is on.
             var viewers: [CreatedSession] = []
             var seen: Set<Int> = []
             for room in ["2", "2", "1", "1", "2", "1"] {
@@ -51,6 +51,27 @@ struct MediaWorkersTests {
                 #expect(try await client.delete(viewer.location).status == .ok)
             }
             #expect(String(buffer: try await client.get("/metrics").body).contains("onair_sessions 2"))
+        }
+    }
+
+    @Test("a room's worker is forgotten when the room closes, and when its publisher's offer is refused")
+    func placementForgotten() async throws {
+        try await withRelay({ $0.media.workers = 2 }) { relay, client in
+            let publisher = try await client.publish(room: "3")
+            let viewer = try await client.watch(room: "3")
+            #expect(relay.workers.placement.worker(of: "3") != nil)
+            #expect(try await client.delete(publisher.location).status == .ok)
+            // The stream's end ends its viewers: the room closes on its worker.
+            for _ in 0..<100 where relay.workers.placement.worker(of: "3") != nil { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(relay.workers.placement.worker(of: "3") == nil)
+            _ = viewer
+            let refused = try await client.post("/whip/4", "v=0\r\nnot an offer\r\n")
+            #expect(refused.status == .badRequest, "\(refused.status) \(refused.text)")
+            #expect(relay.workers.placement.worker(of: "4") == nil)
+            #expect(relay.workers.placement.count == 0)
+            // A room published again is placed again.
+            _ = try await client.publish(room: "3")
+            #expect(relay.workers.placement.worker(of: "3") != nil)
         }
     }
 

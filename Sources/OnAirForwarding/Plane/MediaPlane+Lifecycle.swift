@@ -71,7 +71,10 @@ extension MediaPlane {
         }
         if room.isEmpty {
             endedRoomsPaddedPackets += room.paddedPackets
-            if rooms[room.id] === room { rooms[room.id] = nil }
+            if rooms[room.id] === room {
+                rooms[room.id] = nil
+                roomClosed?(room.id)
+            }
             detachReplica(room)
         }
         sender.flush()

@@ -6,63 +6,82 @@ import OnAirWire
 /// answered from the cache), sender reports translated per viewer, receiver reports to the
 /// publisher.
 extension MediaPlane {
-    package func handleRTCP(_ packet: [UInt8], from session: MediaSession, now: MonoTime) {
-        guard let packets = try? RTCPPacket.parseCompound(packet), let room = session.hub else { return }
+    /// Reads the compound packet in place (``RTCPCompoundView``: nothing allocated per
+    /// packet); a compound whose framing is invalid is dropped whole, a malformed packet
+    /// inside a valid one is skipped.
+    package func handleRTCP(_ packet: UnsafeRawBufferPointer, from session: MediaSession, now: MonoTime) {
+        guard let compound = try? RTCPCompoundView(packet), let room = session.hub else { return }
         if let publisher = session as? PublisherSession {
-            for case .senderReport(let report) in packets {
-                publisher.stream.senderReports[report.ssrc] = (report, now)
-                let layer = publisher.stream.videoLayer(ssrc: report.ssrc)
-                if let layer {
-                    publisher.stream.videoLayers[layer].statistics.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
-                    publisher.stream.videoLayers[layer].clock = SenderClock(ntpTime: report.ntpTime, rtpTimestamp: report.rtpTimestamp,
-                                                                     clockRate: publisher.stream.videoClockRate)
-                    room.tap?.senderReport(layer: layer, rid: publisher.stream.videoLayers[layer].rid, isPrimary: layer == publisher.primaryLayer,
-                                           ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
-                } else if report.ssrc == publisher.audioSSRC {
-                    publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
-                    room.tap?.senderReport(layer: nil, rid: nil, isPrimary: false, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
-                } else {
-                    continue
-                }
-                room.tap?.announce()
-                room.feed?.senderReport(layer: layer ?? -1, ssrc: report.ssrc, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
-                room.feed?.announce()
-                forwardSenderReport(report, layer: layer, in: room, now: now)
+            for item in compound {
+                guard let report = item.senderReport else { continue }
+                takeSenderReport(report, from: publisher, in: room, now: now)
             }
         } else if let viewer = session as? ViewerSession {
-            for item in packets {
-                switch item {
-                case .pictureLossIndication, .fullIntraRequest:
-                    viewer.keyframeRequests += 1
-                    if viewer.losesHeavily(now: now) {
-                        viewer.keyframeRequestHeld = true
-                    } else if let layer = viewer.video?.current ?? viewer.video?.target {
-                        room.wantKeyframe(layer: layer)
-                        requestKeyframes(room, now: now)
-                    }
-                case .genericNACK(let nack) where nack.mediaSSRC == viewer.video?.ssrc:
-                    room.retransmit(viewerSequences: nack.lostSequenceNumbers, to: viewer, now: now, sender: sender)
-                case .receiverReport(let report):
-                    updateRoundTrip(viewer, blocks: report.reportBlocks, now: now)
-                    updateLoss(viewer, blocks: report.reportBlocks, now: now)
-                case .senderReport(let report):
-                    updateRoundTrip(viewer, blocks: report.reportBlocks, now: now)
-                    updateLoss(viewer, blocks: report.reportBlocks, now: now)
-                case .remb(let remb):
-                    let congestion = viewer.estimator.lastCongestion
-                    viewer.estimator.handle(rembBitrate: Int(clamping: remb.bitrate), sentPayloadRate: viewer.videoPayloadRate, now: now)
-                    if viewer.estimator.lastCongestion != congestion {
-                        logger.debug("remb congestion", metadata: [
-                            "session": "\(viewer.id)", "remb_kbps": "\(remb.bitrate / 1000)",
-                            "sending_kbps": "\(viewer.videoPayloadRate / 1000)",
-                        ])
-                    }
-                case .transportWideFeedback(let feedback):
-                    viewer.estimator.handle(feedback, now: now)
-                default:
-                    break
-                }
+            for item in compound { takeFeedback(item, from: viewer, in: room, now: now) }
+        }
+    }
+
+    /// RFC 3550 §6.4.1: a publisher's SR sets its layer's clock, goes to LL-HLS and to other
+    /// workers, and is translated for every viewer.
+    private func takeSenderReport(_ report: SenderReport, from publisher: PublisherSession, in room: Room, now: MonoTime) {
+        publisher.stream.senderReports[report.ssrc] = (report, now)
+        let layer = publisher.stream.videoLayer(ssrc: report.ssrc)
+        if let layer {
+            publisher.stream.videoLayers[layer].statistics.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
+            publisher.stream.videoLayers[layer].clock = SenderClock(ntpTime: report.ntpTime, rtpTimestamp: report.rtpTimestamp,
+                                                                    clockRate: publisher.stream.videoClockRate)
+            room.tap?.senderReport(layer: layer, rid: publisher.stream.videoLayers[layer].rid, isPrimary: layer == publisher.primaryLayer,
+                                   ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
+        } else if report.ssrc == publisher.audioSSRC {
+            publisher.audioStats?.recordSenderReport(ntpTime: report.ntpTime, arrival: now)
+            room.tap?.senderReport(layer: nil, rid: nil, isPrimary: false, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
+        } else {
+            return
+        }
+        room.tap?.announce()
+        room.feed?.senderReport(layer: layer ?? -1, ssrc: report.ssrc, ntp: report.ntpTime, rtpTimestamp: report.rtpTimestamp)
+        room.feed?.announce()
+        forwardSenderReport(report, layer: layer, in: room, now: now)
+    }
+
+    /// A viewer's feedback (RFC 4585, RFC 5104, REMB, transport-cc) and reports.
+    private func takeFeedback(_ item: RTCPPacketView, from viewer: ViewerSession, in room: Room, now: MonoTime) {
+        switch item.kind {
+        case .pictureLoss, .fullIntraRequest:
+            viewer.keyframeRequests += 1
+            if viewer.losesHeavily(now: now) {
+                viewer.keyframeRequestHeld = true
+            } else if let layer = viewer.video?.current ?? viewer.video?.target {
+                room.wantKeyframe(layer: layer)
+                requestKeyframes(room, now: now)
             }
+        case .genericNACK:
+            guard let items = item.nackItems, item.mediaSSRC == viewer.video?.ssrc else { return }
+            nackedSequences.removeAll(keepingCapacity: true)
+            for entry in items {
+                nackedSequences.append(entry.packetID)
+                for bit in 0..<16 where entry.lostBitmask & (1 << bit) != 0 { nackedSequences.append(entry.packetID &+ UInt16(bit + 1)) }
+            }
+            room.retransmit(viewerSequences: nackedSequences, to: viewer, now: now, sender: sender)
+        case .receiverReport, .senderReport:
+            guard let blocks = item.reportBlocks else { return }
+            updateRoundTrip(viewer, blocks: blocks, now: now)
+            updateLoss(viewer, blocks: blocks, now: now)
+        case .remb:
+            guard let bitrate = item.rembBitrate else { return }
+            let congestion = viewer.estimator.lastCongestion
+            viewer.estimator.handle(rembBitrate: Int(clamping: bitrate), sentPayloadRate: viewer.videoPayloadRate, now: now)
+            if viewer.estimator.lastCongestion != congestion {
+                logger.debug("remb congestion", metadata: [
+                    "session": "\(viewer.id)", "remb_kbps": "\(bitrate / 1000)",
+                    "sending_kbps": "\(viewer.videoPayloadRate / 1000)",
+                ])
+            }
+        case .transportFeedback:
+            guard let feedback = item.transportFeedback else { return }
+            viewer.estimator.handle(feedback, now: now)
+        case .other:
+            break
         }
     }
 
@@ -127,7 +146,7 @@ extension MediaPlane {
     }
 
     /// RFC 3550 §6.4.1: RTT = arrival − LSR − DLSR, measured against when we sent that SR.
-    private func updateRoundTrip(_ viewer: ViewerSession, blocks: [ReportBlock], now: MonoTime) {
+    private func updateRoundTrip(_ viewer: ViewerSession, blocks: RTCPPacketView.ReportBlocks, now: MonoTime) {
         for block in blocks where block.lastSenderReport != 0 {
             guard let sentAt = viewer.sentSenderReports[block.ssrc]?.sentAt(compact: block.lastSenderReport) else { continue }
             let roundTrip = now - sentAt - NTPTime.duration(compact: block.delaySinceLastSenderReport)
@@ -140,7 +159,7 @@ extension MediaPlane {
     /// Loss the viewer reports about its video (RFC 3550 §6.4.1 fraction lost), for its
     /// estimate: only its own link's, what the publisher's uplink lost is left out
     /// (``UpstreamLossDiscount``).
-    private func updateLoss(_ viewer: ViewerSession, blocks: [ReportBlock], now: MonoTime) {
+    private func updateLoss(_ viewer: ViewerSession, blocks: RTCPPacketView.ReportBlocks, now: MonoTime) {
         for block in blocks where block.ssrc == viewer.video?.ssrc {
             let fraction = viewer.upstreamLoss.fraction(fractionLost: block.fractionLost,
                                                         extendedHighest: block.extendedHighestSequenceNumber,
@@ -163,6 +182,7 @@ extension MediaPlane {
     package func sendPeriodicReports(room: Room, now: MonoTime) {
         guard let publisher = room.publisher, publisher.peer.canSendMedia else { return }
         publisher.stream.sampleRates(now: now)
+        room.feed?.setLayerRates(publisher.stream.videoLayers)
         var blocks: [ReportBlock] = []
         // One block per layer (RFC 3550 §6.4.2: up to 31), the primary first.
         if let primary = publisher.primaryLayer, let block = publisher.stream.videoLayers[primary].statistics.makeReportBlock(now: now) {

@@ -33,6 +33,8 @@ package final class MediaPlane {
     package var lifecycleObserver: StreamLifecycleObserver?
     /// Each worker's doorbell, in worker order, for the feeds of streams published here.
     package var feedWakeups: [(any TapWakeup)?] = []
+    /// Called with a room's id when it closes here (its publisher and last viewer gone).
+    package var roomClosed: ((String) -> Void)?
     /// Rooms here whose stream is published on another worker (``Room/upstream``).
     package var replicas: [Room] = []
     /// Feed records dropped by streams that ended here (a counter must not go down).
@@ -46,6 +48,8 @@ package final class MediaPlane {
     package var lossTimestamps: [UInt32] = []
     /// Scratch for viewers' unconfirmed resends (``Room/resendUnconfirmed``).
     package var overdueResends: [UInt16] = []
+    /// The sequence numbers of the viewer NACK being answered, reused.
+    package var nackedSequences: [UInt16] = []
     /// The layers of the room being decided (``selectLayers(_:now:)``), reused.
     package var layerCandidates: [LayerCandidate] = []
     var ticks: UInt64 = 0
@@ -70,6 +74,7 @@ package final class MediaPlane {
         events.reserveCapacity(16)
         roomsAwaitingFanOut.reserveCapacity(16)
         dueRepairs.reserveCapacity(512)
+        nackedSequences.reserveCapacity(512)
         givenUpRepairs.reserveCapacity(512)
         lossTimestamps.reserveCapacity(512)
     }
@@ -94,7 +99,7 @@ package final class MediaPlane {
         UnsafeMutableRawBufferPointer(rebasing: slot[..<datagram.count]).copyMemory(from: datagram)
         if kind == .rtcp {
             guard let length = session.peer.unprotectRTCP(slot, length: datagram.count, from: address, now: now) else { return }
-            handleRTCP(Array(UnsafeRawBufferPointer(rebasing: slot[..<length])), from: session, now: now)
+            handleRTCP(UnsafeRawBufferPointer(rebasing: slot[..<length]), from: session, now: now)
         } else {
             // The header is read once, here, for SRTP and for every stage after it.
             guard let (length, view) = session.peer.unprotectRTP(slot, length: datagram.count, from: address, now: now) else { return }

@@ -1,5 +1,5 @@
 /// One RTP packet for one viewer, in the viewer's numbering (RFC 3550 §5.1 fields), as
-/// ``Room/emit(_:to:at:sender:now:)`` writes it: forwarded media, a retransmission, a filler
+/// ``ViewerOutput/emit(_:)`` writes it: forwarded media, a retransmission, a filler
 /// closing a hole, a loss announcement, or probe padding.
 package struct OutgoingRTP {
     package var marker: Bool
@@ -22,5 +22,26 @@ package struct OutgoingRTP {
         self.ssrc = ssrc
         self.payload = payload
         self.padding = padding
+    }
+}
+
+extension OutgoingRTP {
+    /// RFC 3550 §5.1 fixed header (no CSRCs; the X bit is set by the extensions written after).
+    @inline(__always)
+    package func writeFixedHeader(into slot: UnsafeMutableRawBufferPointer) {
+        slot[0] = padding > 0 ? 0xA0 : 0x80
+        slot[1] = (marker ? 0x80 : 0) | payloadType
+        slot[2] = UInt8(truncatingIfNeeded: sequence >> 8)
+        slot[3] = UInt8(truncatingIfNeeded: sequence)
+        slot.storeBytes(of: timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
+        slot.storeBytes(of: ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
+    }
+
+    /// RFC 3550 §5.1 padding: `count` octets ending at `end`, the last of which counts them
+    /// (itself included).
+    @inline(__always)
+    package static func writePadding(into slot: UnsafeMutableRawBufferPointer, count: Int, endingAt end: Int) {
+        for index in (end - count)..<(end - 1) { slot[index] = 0 }
+        slot[end - 1] = UInt8(count)
     }
 }

@@ -63,15 +63,13 @@ extension Room {
         }
         pendingPackets.withUnsafeBufferPointer { pending in
             for viewer in viewers {
-                guard let destination = viewer.destination, viewer.peer.canSendMedia else { continue }
+                guard let output = ViewerOutput(viewer, room: self, sender: sender, now: now) else { continue }
                 for index in pending.indices {
                     let item = pending[index]
                     if item.lead > 0, viewer.video?.startsAt(layer: item.layer) == true {
-                        sendPreamble(of: item, to: viewer, at: destination, from: stream, sender: sender, now: now)
+                        sendPreamble(of: item, via: output, from: stream)
                     }
-                    send(item.view, payload: UnsafeRawBufferPointer(rebasing: item.packet[item.view.payloadRange]),
-                         isVideo: item.isVideo, keyframe: item.keyframe, layer: item.layer, padding: item.padding,
-                         to: viewer, at: destination, from: stream, sender: sender, now: now)
+                    send(item, via: output, from: stream)
                 }
             }
         }
@@ -81,8 +79,7 @@ extension Room {
     /// A viewer starts (or switches) at this keyframe: first the preamble packets that came
     /// before its IDR (the SPS and PPS it decodes with), from the layer's cache. The first of
     /// them starts the viewer's rewriter, so its numbers run on from there without a gap.
-    private func sendPreamble(of keyframe: PendingPacket, to viewer: ViewerSession, at destination: DatagramDestination,
-                              from stream: StreamSource, sender: any DatagramSink, now: MonoTime) {
+    private func sendPreamble(of keyframe: PendingPacket, via output: ViewerOutput, from stream: StreamSource) {
         guard stream.videoLayers.indices.contains(keyframe.layer) else { return }
         var offset = keyframe.lead
         var started = false
@@ -91,9 +88,8 @@ extension Room {
             offset -= 1
             stream.videoLayers[keyframe.layer].cache.withPacket(sequenceNumber: sequence) { raw in
                 guard let view = RTPPacketView(raw), view.timestamp == keyframe.view.timestamp else { return }
-                send(view, payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange]), isVideo: true,
-                     keyframe: !started, layer: keyframe.layer, padding: 0, to: viewer, at: destination, from: stream,
-                     sender: sender, now: now)
+                send(PendingPacket(packet: raw, view: view, isVideo: true, keyframe: !started, lead: 0, layer: keyframe.layer, padding: 0),
+                     via: output, from: stream)
                 started = true
             }
         }
@@ -102,19 +98,22 @@ extension Room {
     /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.
     /// Video goes only to viewers on its layer (or switching to it at this keyframe).
     @inline(__always)
-    package func send(_ view: RTPPacketView, payload: UnsafeRawBufferPointer, isVideo: Bool, keyframe: Bool, layer: Int, padding: Int,
-              to viewer: ViewerSession, at destination: DatagramDestination, from stream: StreamSource,
-              sender: any DatagramSink, now: MonoTime) {
+    package func send(_ item: PendingPacket, via output: ViewerOutput, from stream: StreamSource) {
+        let viewer = output.viewer
+        let view = item.view
+        let payload = UnsafeRawBufferPointer(rebasing: item.packet[view.payloadRange])
         let numbers: (sequence: UInt16, timestamp: UInt32)?
         let payloadType: UInt8
         let ssrc: UInt32
         var startsLayer = false
         // Optional chaining mutates the rewriters in place (a copy would copy their buffers).
-        if isVideo {
+        if item.isVideo {
             guard viewer.video != nil else { return }
             let layerBefore = viewer.video?.current
-            numbers = viewer.video?.map(layer: layer, sequence: view.sequence, timestamp: view.timestamp, startsKeyframe: keyframe,
-                                        now: now) { stream.videoLayers.indices.contains($0) ? stream.videoLayers[$0].clock : nil }
+            numbers = viewer.video?.map(layer: item.layer, sequence: view.sequence, timestamp: view.timestamp,
+                                        startsKeyframe: item.keyframe, now: output.now) {
+                stream.videoLayers.indices.contains($0) ? stream.videoLayers[$0].clock : nil
+            }
             startsLayer = viewer.video?.current != layerBefore
             payloadType = viewer.video?.payloadType ?? 0
             ssrc = viewer.video?.ssrc ?? 0
@@ -124,11 +123,11 @@ extension Room {
             ssrc = viewer.audio?.ssrc ?? 0
         }
         guard let numbers,
-              emit(OutgoingRTP(marker: view.marker, payloadType: payloadType, sequence: numbers.sequence, timestamp: numbers.timestamp,
-                               ssrc: ssrc, payload: payload, padding: padding),
-                   to: viewer, at: destination, sender: sender, now: now) != nil else { return }
-        if padding > 0 { paddedPackets += 1 }
-        if isVideo {
+              output.emit(OutgoingRTP(marker: view.marker, payloadType: payloadType, sequence: numbers.sequence,
+                                      timestamp: numbers.timestamp, ssrc: ssrc, payload: payload, padding: item.padding)) != nil
+        else { return }
+        if item.padding > 0 { paddedPackets += 1 }
+        if item.isVideo {
             viewer.history.recordSent(sequence: numbers.sequence, timestamp: numbers.timestamp, marker: view.marker)
             viewer.estimator.nackLoss.sent(numbers.sequence, startsLayer: startsLayer)
             viewer.videoPackets &+= 1
@@ -138,60 +137,5 @@ extension Room {
             viewer.audioPackets &+= 1
             viewer.audioOctets &+= UInt32(truncatingIfNeeded: payload.count)
         }
-    }
-
-    /// Writes one packet for a viewer (its header, its header extensions, the payload and
-    /// `padding` octets of RTP padding) into the sender's next slot, protects and queues it,
-    /// and records it for the viewer's transport-cc. Returns the protected length.
-    @inline(__always)
-    @discardableResult
-    package func emit(_ packet: OutgoingRTP, to viewer: ViewerSession, at destination: DatagramDestination,
-                      sender: any DatagramSink, now: MonoTime) -> Int? {
-        let (marker, payloadType, sequence, timestamp, ssrc, payload, padding) =
-            (packet.marker, packet.payloadType, packet.sequence, packet.timestamp, packet.ssrc, packet.payload, packet.padding)
-        let slot = sender.nextSlot()
-        let headerLength = 12 + viewer.extensions.length
-        let length = headerLength + payload.count + padding
-        guard length + 16 <= slot.count else { viewer.packetsDropped += 1; return nil }
-        Self.writeHeader(into: slot, padded: padding > 0, marker: marker, payloadType: payloadType,
-                         sequence: sequence, timestamp: timestamp, ssrc: ssrc)
-        let transportSequence = viewer.extensions.write(into: slot, now: now)
-        if !payload.isEmpty {
-            UnsafeMutableRawBufferPointer(rebasing: slot[headerLength..<(headerLength + payload.count)]).copyMemory(from: payload)
-        }
-        if padding > 0 { Self.writePadding(into: slot, count: padding, endingAt: length) }
-        guard let protectedLength = viewer.peer.protectRTP(buffer: slot, length: length, headerLength: headerLength,
-                                                           sequence: sequence, ssrc: ssrc) else {
-            viewer.packetsDropped += 1
-            return nil
-        }
-        sender.commit(length: protectedLength, to: destination)
-        if let transportSequence { viewer.estimator.sent(transportSequence: transportSequence, size: protectedLength, now: now) }
-        viewer.packetsOut += 1
-        viewer.bytesOut += UInt64(protectedLength)
-        if ssrc != viewer.audio?.ssrc { viewer.videoPayloadBytes &+= UInt64(payload.count + padding) }
-        packetsOut += 1
-        bytesOut += UInt64(protectedLength)
-        return protectedLength
-    }
-
-    /// RFC 3550 §5.1 fixed header (no CSRCs, no extension) with a viewer's numbers.
-    @inline(__always)
-    package static func writeHeader(into slot: UnsafeMutableRawBufferPointer, padded: Bool, marker: Bool, payloadType: UInt8,
-                            sequence: UInt16, timestamp: UInt32, ssrc: UInt32) {
-        slot[0] = padded ? 0xA0 : 0x80
-        slot[1] = (marker ? 0x80 : 0) | payloadType
-        slot[2] = UInt8(truncatingIfNeeded: sequence >> 8)
-        slot[3] = UInt8(truncatingIfNeeded: sequence)
-        slot.storeBytes(of: timestamp.bigEndian, toByteOffset: 4, as: UInt32.self)
-        slot.storeBytes(of: ssrc.bigEndian, toByteOffset: 8, as: UInt32.self)
-    }
-
-    /// RFC 3550 §5.1 padding: `count` octets ending at `end`, the last of which counts them
-    /// (itself included).
-    @inline(__always)
-    package static func writePadding(into slot: UnsafeMutableRawBufferPointer, count: Int, endingAt end: Int) {
-        for index in (end - count)..<(end - 1) { slot[index] = 0 }
-        slot[end - 1] = UInt8(count)
     }
 }

@@ -19,7 +19,7 @@ extension Room {
     package func fillHolesLeftBehind(by viewer: ViewerSession, now: MonoTime,
                                      sender: any DatagramSink) -> (first: UInt16, last: UInt16, filled: Int)? {
         guard let range = viewer.video?.takeLeftBehind(), !viewer.repeatsNACKs,
-              let destination = viewer.destination, viewer.peer.canSendMedia else { return nil }
+              let output = ViewerOutput(viewer, room: self, sender: sender, now: now) else { return nil }
         var filled = 0
         let span = min(range.last &- range.first, Self.leftBehindChecked - 1)
         var sequence = range.last &- span
@@ -29,7 +29,7 @@ extension Room {
                 frameTimestamp = sent.timestamp
             } else {
                 let timestamp = frameTimestamp ?? nextSentTimestamp(after: sequence, through: range.last, of: viewer)
-                giveUp(sequence, of: viewer, at: destination, sender: sender, now: now, frameTimestamp: timestamp)
+                giveUp(sequence, via: output, frameTimestamp: timestamp)
                 filled += 1
             }
             sequence &+= 1

@@ -36,35 +36,35 @@ extension Room {
     private func resend(_ viewerSequence: UInt16, to viewer: ViewerSession, now: MonoTime, sender: any DatagramSink) {
         // Paused, to resume afresh: the holes need no answer, and a link too thin for the
         // layer has no room for one.
-        guard let stream, let track = viewer.video, !track.resumesAfresh, let destination = viewer.destination,
-              viewer.peer.canSendMedia, let source = track.source(ofViewerSequence: viewerSequence),
+        guard let stream, let track = viewer.video, !track.resumesAfresh,
+              let output = ViewerOutput(viewer, room: self, sender: sender, now: now), let source = track.source(ofViewerSequence: viewerSequence),
               stream.videoLayers.indices.contains(source.layer) else { return }
         let layer = source.layer
         // A packet of a layer the viewer has left (it has the new layer's keyframe): not worth
         // the link it would take; the hole is filled.
         if source.layer != track.current {
-            giveUp(viewerSequence, of: viewer, at: destination, sender: sender, now: now)
+            giveUp(viewerSequence, via: output)
             return
         }
         // Not cached: gone (the hole is filled), or not arrived yet (a repair from the
         // publisher may still bring it, and will reach the viewer like any packet).
         guard stream.videoLayers[layer].cache.contains(sequenceNumber: source.sequence) else {
             if stream.videoLayers[layer].hasEvicted(source.sequence) {
-                giveUp(viewerSequence, of: viewer, at: destination, sender: sender, now: now)
+                giveUp(viewerSequence, via: output)
             }
             return
         }
         guard viewer.history.mayResend(viewerSequence, interval: viewer.resendInterval, now: now) else { return }
         guard viewer.retransmitBudget.take(now: now) else {
-            giveUp(viewerSequence, of: viewer, at: destination, sender: sender, now: now)
+            giveUp(viewerSequence, via: output)
             return
         }
         stream.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
             guard let view = RTPPacketView(raw), view.payloadType == stream.videoPayloadType,
                   let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
-            let sent = emit(OutgoingRTP(marker: view.marker, payloadType: track.payloadType, sequence: viewerSequence,
-                                        timestamp: timestamp, ssrc: track.ssrc, payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])),
-                            to: viewer, at: destination, sender: sender, now: now)
+            let sent = output.emit(OutgoingRTP(marker: view.marker, payloadType: track.payloadType, sequence: viewerSequence,
+                                               timestamp: timestamp, ssrc: track.ssrc,
+                                               payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])))
             if sent != nil {
                 viewer.history.noteResent(viewerSequence, confirm: !viewer.repeatsNACKs, now: now)
                 viewer.retransmissions += 1
@@ -89,16 +89,16 @@ extension Room {
     ///
     /// - Parameter frameTimestamp: the timestamp for a packet that was never sent (else the
     ///   newest sent).
-    func giveUp(_ sequence: UInt16, of viewer: ViewerSession, at destination: DatagramDestination,
-                sender: any DatagramSink, now: MonoTime, frameTimestamp: UInt32? = nil) {
+    func giveUp(_ sequence: UInt16, via output: ViewerOutput, frameTimestamp: UInt32? = nil) {
+        let viewer = output.viewer
         guard let track = viewer.video else { return }
         let sent = viewer.history.sent(sequence)
         let timestamp = sent?.timestamp ?? frameTimestamp ?? track.rewriter.lastTimestamps?.viewer ?? 0
         let emitted = Self.fillerNALUnit.withUnsafeBytes { filler in
-            emit(OutgoingRTP(marker: sent?.marker ?? false, payloadType: track.payloadType, sequence: sequence, timestamp: timestamp,
-                             ssrc: track.ssrc, payload: viewer.repeatsNACKs ? UnsafeRawBufferPointer(start: nil, count: 0) : filler,
-                             padding: viewer.repeatsNACKs ? 4 : 0),
-                 to: viewer, at: destination, sender: sender, now: now)
+            output.emit(OutgoingRTP(marker: sent?.marker ?? false, payloadType: track.payloadType, sequence: sequence,
+                                    timestamp: timestamp, ssrc: track.ssrc,
+                                    payload: viewer.repeatsNACKs ? UnsafeRawBufferPointer(start: nil, count: 0) : filler,
+                                    padding: viewer.repeatsNACKs ? 4 : 0))
         }
         guard emitted != nil else { return }
         viewer.retransmissionsGivenUp &+= 1

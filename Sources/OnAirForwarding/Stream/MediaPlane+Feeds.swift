@@ -14,6 +14,7 @@ extension MediaPlane {
             let feed = StreamFeed(room: id, publisherID: publisher.id, negotiated: publisher.negotiated,
                                   wakeups: feedWakeups)
             feed.setOriginViewers(room.viewers.count { $0.connectedAt != nil })
+            feed.setLayerRates(publisher.stream.videoLayers)
             room.feed = feed
         }
         return room.feed

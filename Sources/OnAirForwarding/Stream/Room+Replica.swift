@@ -8,10 +8,10 @@ import OnAirWire
 extension Room {
     @inline(__always)
     func replicateVideo(_ record: FeedRecord, sender: any DatagramSink, now: MonoTime) {
-        guard let stream else { return }
+        guard let stream, let upstream else { return }
         let raw = record.packet
         let view = record.view
-        guard let layer = stream.replicaLayer(index: record.layer, ssrc: view.ssrc, rank: record.rank) else { return }
+        guard let layer = stream.replicaLayer(index: record.layer, ssrc: view.ssrc, rank: record.rank, feed: upstream) else { return }
         let role: H264Keyframe.Role = record.isKeyframe ? .idrStart : record.isPreamble ? .preamble : .other
         if !record.isRetransmission {
             stream.videoLayers[layer].count(size: raw.count, marker: view.marker,

@@ -29,8 +29,7 @@ package final class StreamFeed: @unchecked Sendable {
     package let publisherID: String
     /// The publisher's negotiated session, which viewers' answers are built against.
     package let negotiated: NegotiatedSession
-    package let capacity: Int
-    private let storage: UnsafeMutableRawBufferPointer
+    private let storage: SlotStorage
     private let published = Atomic<Int>(0)
     /// One per worker (the publisher's own stays inactive).
     private let cursors: [FeedCursor]
@@ -42,6 +41,8 @@ package final class StreamFeed: @unchecked Sendable {
     private let originViewers = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
     private let otherBytesOut = Atomic<UInt64>(0)
+    /// The publisher's worker's latest measurement of each layer, by its layer index.
+    private let rates = Mutex([LayerRates](repeating: LayerRates(), count: StreamSource.maximumListedLayers))
 
     // Producer side.
     private var producerIndex = 0
@@ -54,16 +55,13 @@ package final class StreamFeed: @unchecked Sendable {
     package init(room: String, publisherID: String, negotiated: NegotiatedSession, wakeups: [(any TapWakeup)?],
                  capacity: Int = 1_024) {
         self.negotiated = negotiated
-        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
         self.room = room
         self.publisherID = publisherID
-        self.capacity = capacity
         cursors = wakeups.map(FeedCursor.init(wakeup:))
-        storage = .allocate(byteCount: capacity * Self.slotSize, alignment: 16)
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
+        storage = SlotStorage(capacity: capacity, slotSize: Self.slotSize)
     }
 
-    deinit { storage.deallocate() }
+    package var capacity: Int { storage.capacity }
 
     /// Records not written because some worker fell too far behind.
     package var dropped: UInt64 { droppedCount.load(ordering: .relaxed) }
@@ -132,6 +130,19 @@ package final class StreamFeed: @unchecked Sendable {
         notePeak()
     }
 
+    /// The layers' rates as the publisher's worker measured them (once a second: a lock here
+    /// is off the per-packet path).
+    package func setLayerRates(_ layers: [ReceivedLayer]) {
+        rates.withLock { rates in
+            for index in rates.indices { rates[index] = index < layers.count ? LayerRates(layers[index]) : LayerRates() }
+        }
+    }
+
+    /// The rates of layer `index` last measured by the publisher's worker (zero before any).
+    package func layerRates(_ index: Int) -> LayerRates {
+        rates.withLock { rates in rates.indices.contains(index) ? rates[index] : LayerRates() }
+    }
+
     /// Octets sent to viewers on other workers so far.
     package var bytesOutElsewhere: UInt64 { otherBytesOut.load(ordering: .relaxed) }
 
@@ -151,8 +162,7 @@ package final class StreamFeed: @unchecked Sendable {
                 return nil
             }
         }
-        let start = (producerIndex & (capacity - 1)) * Self.slotSize
-        return UnsafeMutableRawBufferPointer(rebasing: storage[start..<(start + Self.slotSize)])
+        return storage.slot(producerIndex)
     }
 
     @inline(__always)
@@ -194,8 +204,7 @@ package final class StreamFeed: @unchecked Sendable {
 
     @inline(__always)
     package func record(at index: Int) -> FeedRecord {
-        let start = (index & (capacity - 1)) * Self.slotSize
-        return FeedRecord(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(storage)[start..<(start + Self.slotSize)]))
+        FeedRecord(storage.record(index))
     }
 
     /// Hands back every slot before `end`: `consumer` reads nothing in them any more.

@@ -60,12 +60,14 @@ package final class StreamSource {
     /// the order their first packets arrived there; a replica may see them first in another
     /// order), made when its first record comes. Layers not heard of yet hold a place: they
     /// have no packets, so no viewer is put on them.
-    package func replicaLayer(index: Int, ssrc: UInt32, rank: Int) -> Int? {
+    /// A new layer starts from the rates the publisher's worker last measured (`feed`).
+    @inline(__always)
+    package func replicaLayer(index: Int, ssrc: UInt32, rank: Int, feed: StreamFeed) -> Int? {
         guard index >= 0 && index < Self.maximumListedLayers else { return nil }
+        if index < videoLayers.count && videoLayers[index].ssrc == ssrc { return index }
         while videoLayers.count <= index { videoLayers.append(ReceivedLayer(ssrc: 0, rid: nil, cacheSize: 1)) }
-        if videoLayers[index].ssrc != ssrc {
-            videoLayers[index] = ReceivedLayer(ssrc: ssrc, rid: rid(rank: rank), rank: rank, cacheSize: cacheSize)
-        }
+        videoLayers[index] = ReceivedLayer(ssrc: ssrc, rid: rid(rank: rank), rank: rank, cacheSize: cacheSize)
+        videoLayers[index].seed(feed.layerRates(index))
         return index
     }
 

@@ -24,8 +24,7 @@ package final class MediaTapRing: @unchecked Sendable {
     /// only by rids of at most 16 octets).
     package static let maximumRIDLength = headerSize - TapRecord.ridOffset
 
-    package let capacity: Int
-    private let storage: UnsafeMutableRawBufferPointer
+    private let storage: SlotStorage
     /// Records published (producer) and taken back (consumer), counted from the start.
     private let published = Atomic<Int>(0)
     private let consumed = Atomic<Int>(0)
@@ -47,14 +46,11 @@ package final class MediaTapRing: @unchecked Sendable {
     /// `capacity`: slots (a power of two); 1,024 hold about two seconds of a three-layer
     /// simulcast stream with its audio.
     package init(capacity: Int = 1_024, wakeup: (any TapWakeup)?) {
-        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "capacity must be a power of two")
-        self.capacity = capacity
+        storage = SlotStorage(capacity: capacity, slotSize: Self.slotSize)
         self.wakeup = wakeup
-        storage = .allocate(byteCount: capacity * Self.slotSize, alignment: 16)
-        storage.initializeMemory(as: UInt8.self, repeating: 0)
     }
 
-    deinit { storage.deallocate() }
+    package var capacity: Int { storage.capacity }
 
     /// Records the ring could not take (the consumer fell behind), since it was made.
     package var dropped: UInt64 { droppedCount.load(ordering: .relaxed) }
@@ -127,8 +123,7 @@ package final class MediaTapRing: @unchecked Sendable {
             droppedCount.add(1, ordering: .relaxed)
             return nil
         }
-        let start = (producerIndex & (capacity - 1)) * Self.slotSize
-        return UnsafeMutableRawBufferPointer(rebasing: storage[start..<(start + Self.slotSize)])
+        return storage.slot(producerIndex)
     }
 
     @inline(__always)
@@ -150,8 +145,7 @@ package final class MediaTapRing: @unchecked Sendable {
         while true {
             let end = published.load(ordering: .acquiring)
             while consumerIndex < end {
-                let start = (consumerIndex & (capacity - 1)) * Self.slotSize
-                TapRecord(UnsafeRawBufferPointer(rebasing: storage[start..<(start + Self.slotSize)])).deliver(to: consumer)
+                TapRecord(storage.record(consumerIndex)).deliver(to: consumer)
                 consumerIndex += 1
                 consumed.store(consumerIndex, ordering: .releasing)
             }

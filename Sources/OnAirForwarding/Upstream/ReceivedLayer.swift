@@ -129,6 +129,17 @@ package struct ReceivedLayer {
         return age >= UInt16(min(cache.capacity, 0x8000)) && age < 0x8000
     }
 
+    /// A replica's layer starts from what the publisher's worker measured (``LayerRates``); its
+    /// own samples take over from there.
+    package mutating func seed(_ rates: LayerRates) {
+        guard rates.ssrc == ssrc, rates.bitrate > 0 else { return }
+        smoothedBitrate = rates.bitrate
+        bitrate = rates.bitrate
+        framesPerSecond = rates.framesPerSecond
+        width = width ?? rates.width
+        height = height ?? rates.height
+    }
+
     /// Updates the rates from the counts since the previous call (about once a second).
     package mutating func sample(now: MonoTime) {
         if let sampledAt, now > sampledAt {

@@ -27,7 +27,7 @@ public final class MediaWorkers: Sendable {
     /// The workers' threads when this made them (nil: loops lent by the caller).
     private let ownGroup: MultiThreadedEventLoopGroup?
     /// Which worker each room lives on.
-    private let placement = Mutex<[String: Int]>([:])
+    let placement = RoomPlacement()
 
     /// Binds `config.media.workers` sockets (ports `udp_port + i`, or each its own ephemeral
     /// port when `udp_port` is 0) and makes an engine for each, on a loop of its own;
@@ -69,8 +69,9 @@ public final class MediaWorkers: Sendable {
         for (index, (engine, socket)) in zip(engines, sockets).enumerated() {
             engine.lifecycleObserver = lifecycleObserver
             try await socket.start(on: engine.loop, receiver: engine)
-            try await engine.perform { engine in
+            try await engine.perform { [placement] engine in
                 engine.plane.feedWakeups = wakeups
+                engine.plane.roomClosed = { room in placement.forget(room, on: index) }
                 engine.startTimers()
             }
             if engines.count > 1 {
@@ -87,7 +88,7 @@ public final class MediaWorkers: Sendable {
 
     /// The engine of the worker `room`'s publisher lives on (worker 0 for a room never published).
     func engine(room: String) -> RelayEngine {
-        engines[placement.withLock { $0[room] } ?? 0]
+        engines[placement.worker(of: room) ?? 0]
     }
 
     /// The engine that has session `id` of `room` (a viewer may be on any worker); the room's
@@ -105,12 +106,23 @@ public final class MediaWorkers: Sendable {
     /// (in a replica of the room when that is not the publisher's).
     func createSession(kind: SessionKind, room: String, offer: String, maximumHeight: Int?) async throws -> SessionCreated {
         if kind == .publisher {
-            return try await engineForPublisher(room: room).perform {
-                try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight)
+            let worker = await workerForPublisher(room: room)
+            do {
+                let created = try await engines[worker].perform {
+                    try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight)
+                }
+                placement.confirm(room, on: worker)
+                return created
+            } catch {
+                // A refused offer leaves no room behind: nor an entry for it.
+                _ = try? await engines[worker].perform { [placement] engine in
+                    if engine.plane.rooms[room] == nil { placement.forget(room, on: worker) }
+                }
+                throw error
             }
         }
         let home = engine(room: room)
-        let chosen = await leastLoaded(preferring: home)
+        let chosen = await leastLoaded()
         guard chosen !== home, let feed = try await home.perform({ $0.plane.feed(room: room) }) else {
             return try await home.perform { try $0.createSession(kind: kind, room: room, offer: offer, maximumHeight: maximumHeight) }
         }
@@ -124,12 +136,10 @@ public final class MediaWorkers: Sendable {
     /// will add (each costs about what a viewer costs on the worker that measured the most per
     /// viewer), in steps of 5 % of a core, then the fewest sessions. Readings are a second
     /// apart and viewers come in bursts: without the projection a burst all goes to the worker
-    /// that read idle, and without the steps idle workers differ by noise.
-    /// `preferring`: this worker (a room's publisher's) keeps new viewers until it is busier than
-    /// the least-loaded by ``spillMargin``: its viewers need no hand-off, and a replica that
-    /// starts with a viewer has not yet measured its layers' rates (a viewer placed on one
-    /// at join may start on a layer its link cannot carry; see the issue 25 note).
-    private func leastLoaded(preferring preferred: RelayEngine? = nil) async -> RelayEngine {
+    /// that read idle, and without the steps idle workers differ by noise. A viewer placed
+    /// away from its room's publisher starts from the layer rates the publisher's worker
+    /// measured (``LayerRates``), so it may go to any worker from the first.
+    private func leastLoaded() async -> RelayEngine {
         guard engines.count > 1 else { return engines[0] }
         var meters: [(meter: MediaLoadMeter, sessions: Int)?] = []
         for engine in engines {
@@ -141,31 +151,15 @@ public final class MediaWorkers: Sendable {
             let projected = entry.meter.load + Double(entry.meter.admittedSinceReading) * perViewer
             return (Int(projected * 20), entry.sessions)
         }
-        let least = keys.indices.min { keys[$0] < keys[$1] } ?? 0
-        if let preferred, let index = engines.firstIndex(where: { $0 === preferred }),
-           keys[index].0 - keys[least].0 <= Self.spillMargin {
-            return preferred
-        }
-        return engines[least]
+        return engines[keys.indices.min { keys[$0] < keys[$1] } ?? 0]
     }
 
-    /// How much busier (in the 5 % steps of ``leastLoaded``) a publisher's worker may be than
-    /// the least-loaded one before its room's new viewers go elsewhere: 10 % of a core.
-    static let spillMargin = 2
-
     /// Where a new publisher of `room` goes: the room's worker, or for a new room the
-    /// least-loaded worker (its media loop's load in whole percent of its core, then its
-    /// sessions: idle workers differ by noise).
-    func engineForPublisher(room: String) async -> RelayEngine {
-        if let known = placement.withLock({ $0[room] }) { return engines[known] }
+    /// least-loaded worker.
+    func workerForPublisher(room: String) async -> Int {
+        if let known = placement.worker(of: room) { return known }
         let least = await leastLoaded()
-        let best = engines.firstIndex { $0 === least } ?? 0
-        // Two first publishers at once: the first to get here places the room.
-        return engines[placement.withLock { placement in
-            if let known = placement[room] { return known }
-            placement[room] = best
-            return best
-        }]
+        return placement.place(room, proposed: engines.firstIndex { $0 === least } ?? 0)
     }
 
     // MARK: every worker

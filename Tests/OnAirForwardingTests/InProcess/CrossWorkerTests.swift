@@ -47,6 +47,36 @@ struct CrossWorkerTests {
         #expect(harness.planes[0].rooms["42"]?.feed?.dropped == 0)
     }
 
+    @Test("a replica's layers start from the rates the publisher's worker measured, so its first viewer's choice matches", arguments: publishers)
+    func replicaStartsFromMeasuredRates(rids: [String]) throws {
+        let harness = try PlaneHarness(workers: 2)
+        _ = try LiveStream(harness, rids: rids)
+        harness.run(for: .seconds(3))
+        let home = try harness.watch(worker: 0)
+        let away = try harness.watch(worker: 1)
+        // Well within the fifth of a second a replica would need to measure a layer itself.
+        harness.run(for: .milliseconds(60))
+        let origin = try #require(harness.planes[0].rooms["42"]?.stream)
+        let replica = try #require(harness.planes[1].rooms["42"]?.stream)
+        #expect(replica.videoLayers.count == origin.videoLayers.count)
+        for (mine, theirs) in zip(replica.videoLayers.indices, origin.videoLayers.indices) {
+            let candidate = replica.videoLayers[mine].candidate(index: mine, now: harness.now)
+            let measured = origin.videoLayers[theirs].smoothedBitrate
+            #expect(candidate.live, "layer \(mine) is a candidate at once")
+            #expect(replica.videoLayers[mine].ssrc == origin.videoLayers[theirs].ssrc)
+            #expect(measured > 0 && abs(Double(candidate.bitrate) - measured) <= measured * 0.01,
+                    "layer \(mine): \(candidate.bitrate) bit/s on the replica, \(Int(measured)) measured")
+        }
+        try harness.runUntil(timeout: .seconds(2)) { !home.frames.isEmpty && !away.frames.isEmpty }
+        #expect(away.frames.first?.layer == home.frames.first?.layer)
+        // Its own samples take over: a few seconds on, the replica's figures are its own.
+        harness.run(for: .seconds(4))
+        for index in replica.videoLayers.indices {
+            let ratio = replica.videoLayers[index].smoothedBitrate / origin.videoLayers[index].smoothedBitrate
+            #expect((0.8...1.25).contains(ratio), "layer \(index): \(ratio)")
+        }
+    }
+
     @Test("a NACK is answered by the viewer's own worker, from its copy of the layer", arguments: publishers)
     func nackOnEachWorker(rids: [String]) throws {
         let harness = try PlaneHarness(workers: 2)
@@ -165,6 +195,7 @@ extension CrossWorkerTests {
         let room = Room(id: "42")
         let stream = StreamSource(negotiated: negotiated)
         room.stream = stream
+        room.upstream = feed
         for index in feed.unread(consumer: 1, limit: 16) {
             room.replicateVideo(feed.record(at: index), sender: CapturingSink(), now: .seconds(1))
         }
