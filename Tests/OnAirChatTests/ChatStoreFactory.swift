@@ -36,7 +36,7 @@ final class ChatStoreFactory: Sendable {
             directory = dir
             factory = ChatStoreFactory(kind: kind, location: dir.appendingPathComponent("chat.sqlite").path)
         case .postgres:
-            factory = ChatStoreFactory(kind: kind, location: try ThrowawayPostgres.database())
+            factory = ChatStoreFactory(kind: kind, location: try await ThrowawayPostgres.database())
         }
         defer {
             for pool in factory.pools.withLock({ $0 }) { pool.cancel() }

@@ -37,7 +37,7 @@ struct SharedDatabaseTests {
 
     @Test("start-up check: one line that names what to fix")
     func startupErrors() async throws {
-        let good = try ThrowawayPostgres.database()
+        let good = try await ThrowawayPostgres.database()
         try await withDatabase(good) { try await $0.checkReachable() }
 
         let password = try await startupError(good.replacingOccurrences(of: "onair:onair@", with: "onair:wrong@"))
@@ -53,7 +53,7 @@ struct SharedDatabaseTests {
 
     @Test("migrations: four nodes starting at once apply each version exactly once")
     func migrationsOnce() async throws {
-        let url = try ThrowawayPostgres.database()
+        let url = try await ThrowawayPostgres.database()
         let migrator = SchemaMigrator(scope: "test", migrations: [
             SchemaMigration(version: 1, name: "t", statements: ["CREATE TABLE t (id int PRIMARY KEY)", "INSERT INTO t VALUES (1)"]),
             SchemaMigration(version: 2, name: "u", statements: ["ALTER TABLE t ADD COLUMN u text"]),
@@ -71,7 +71,7 @@ struct SharedDatabaseTests {
 
     @Test("doorbell: rings coalesce per key, a listener hears them, and hears `listening` again after an outage")
     func doorbellAndListener() async throws {
-        let server = try ThrowawayPostgres.start()
+        let server = try await ThrowawayPostgres.start()
         defer { try? server.stop() }
         let url = try PostgresURL(parsing: server.url)
         try await withDatabase(server.url) { database in

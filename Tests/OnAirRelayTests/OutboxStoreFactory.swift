@@ -38,7 +38,7 @@ final class OutboxStoreFactory: Sendable {
         let factory: OutboxStoreFactory
         switch kind {
         case .sqlite: factory = OutboxStoreFactory(kind: kind, location: WebhookFixtures.temporaryDatabase())
-        case .postgres: factory = OutboxStoreFactory(kind: kind, location: try ThrowawayPostgres.database())
+        case .postgres: factory = OutboxStoreFactory(kind: kind, location: try await ThrowawayPostgres.database())
         }
         defer {
             for pool in factory.pools.withLock({ $0 }) { pool.cancel() }

@@ -15,7 +15,7 @@ struct WebhooksServiceTests {
         let receiver = WebhookTestReceiver()
         try await receiver.serve { url in
             var config = RelayConfig.Webhooks()
-            config.database = kind == .sqlite ? ":memory:" : try ThrowawayPostgres.database()
+            config.database = kind == .sqlite ? ":memory:" : try await ThrowawayPostgres.database()
             config.viewersIntervalSeconds = 1
             let secret = WebhookSecret.generate().encoded
             config.subscribers = [.init(url: url, secret: secret)]

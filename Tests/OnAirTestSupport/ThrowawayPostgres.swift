@@ -28,14 +28,15 @@ public final class ThrowawayPostgres: Sendable {
         }
     }
 
-    /// A fresh empty database on the shared server: its URL.
-    public static func database() throws -> String {
-        try shared().createDatabase()
+    /// A fresh empty database on the shared server: its URL. (The server's start and the
+    /// script run off the cooperative pool: ``OffPool``.)
+    public static func database() async throws -> String {
+        try await OffPool.run { try shared().createDatabase() }
     }
 
     /// A server of its own (for tests that stop it), removed by ``stop()`` or at process end.
-    public static func start() throws -> ThrowawayPostgres {
-        try ThrowawayPostgres()
+    public static func start() async throws -> ThrowawayPostgres {
+        try await OffPool.run { try ThrowawayPostgres() }
     }
 
     nonisolated(unsafe) private static var started: ThrowawayPostgres?

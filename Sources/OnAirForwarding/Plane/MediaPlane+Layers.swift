@@ -115,7 +115,7 @@ extension MediaPlane {
         for viewer in room.viewers {
             if viewer.selector.probe.wantsQueueMarker(now: now) { sendQueueMarker(to: viewer, stream: stream, now: now) }
             guard let rate = viewer.selector.probe.paddingTarget(now: now), let rtx = viewer.rtx, let video = viewer.video,
-                  let output = ViewerOutput(viewer, room: room, sender: sender, now: now) else { continue }
+                  let output = ViewerOutput(viewer, sender: sender, now: now) else { continue }
             let media = (video.current.map { stream.videoLayers[$0].smoothedBitrate } ?? 0) + stream.audioBitrate
             var budget = (Double(rate) - media) * interval.seconds / 8
             let timestamp = video.rewriter.lastTimestamps?.viewer ?? 0
@@ -123,7 +123,7 @@ extension MediaPlane {
             while budget > 0 && packets < Self.maximumPaddingPacketsPerTick {
                 let padding = OutgoingRTP(marker: false, payloadType: rtx.payloadType, sequence: viewer.rtxSequence, timestamp: timestamp,
                                           ssrc: rtx.ssrc, payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 255)
-                guard let sent = output.emit(padding) else { break }
+                guard let sent = room.emit(padding, via: output) else { break }
                 viewer.rtxSequence &+= 1
                 viewer.paddingPackets &+= 1
                 viewer.paddingBytes &+= UInt64(sent)

@@ -63,7 +63,7 @@ extension Room {
         }
         pendingPackets.withUnsafeBufferPointer { pending in
             for viewer in viewers {
-                guard let output = ViewerOutput(viewer, room: self, sender: sender, now: now) else { continue }
+                guard let output = ViewerOutput(viewer, sender: sender, now: now) else { continue }
                 for index in pending.indices {
                     let item = pending[index]
                     if item.lead > 0, viewer.video?.startsAt(layer: item.layer) == true {
@@ -123,8 +123,8 @@ extension Room {
             ssrc = viewer.audio?.ssrc ?? 0
         }
         guard let numbers,
-              output.emit(OutgoingRTP(marker: view.marker, payloadType: payloadType, sequence: numbers.sequence,
-                                      timestamp: numbers.timestamp, ssrc: ssrc, payload: payload, padding: item.padding)) != nil
+              emit(OutgoingRTP(marker: view.marker, payloadType: payloadType, sequence: numbers.sequence,
+                                      timestamp: numbers.timestamp, ssrc: ssrc, payload: payload, padding: item.padding), via: output) != nil
         else { return }
         if item.padding > 0 { paddedPackets += 1 }
         if item.isVideo {

@@ -19,7 +19,7 @@ extension Room {
     package func fillHolesLeftBehind(by viewer: ViewerSession, now: MonoTime,
                                      sender: any DatagramSink) -> (first: UInt16, last: UInt16, filled: Int)? {
         guard let range = viewer.video?.takeLeftBehind(), !viewer.repeatsNACKs,
-              let output = ViewerOutput(viewer, room: self, sender: sender, now: now) else { return nil }
+              let output = ViewerOutput(viewer, sender: sender, now: now) else { return nil }
         var filled = 0
         let span = min(range.last &- range.first, Self.leftBehindChecked - 1)
         var sequence = range.last &- span

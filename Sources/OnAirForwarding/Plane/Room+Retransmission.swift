@@ -37,7 +37,7 @@ extension Room {
         // Paused, to resume afresh: the holes need no answer, and a link too thin for the
         // layer has no room for one.
         guard let stream, let track = viewer.video, !track.resumesAfresh,
-              let output = ViewerOutput(viewer, room: self, sender: sender, now: now), let source = track.source(ofViewerSequence: viewerSequence),
+              let output = ViewerOutput(viewer, sender: sender, now: now), let source = track.source(ofViewerSequence: viewerSequence),
               stream.videoLayers.indices.contains(source.layer) else { return }
         let layer = source.layer
         // A packet of a layer the viewer has left (it has the new layer's keyframe): not worth
@@ -62,9 +62,9 @@ extension Room {
         stream.videoLayers[layer].cache.withPacket(sequenceNumber: source.sequence) { raw in
             guard let view = RTPPacketView(raw), view.payloadType == stream.videoPayloadType,
                   let timestamp = source.rewriter.viewerTimestamp(forPublisherTimestamp: view.timestamp) else { return }
-            let sent = output.emit(OutgoingRTP(marker: view.marker, payloadType: track.payloadType, sequence: viewerSequence,
+            let sent = emit(OutgoingRTP(marker: view.marker, payloadType: track.payloadType, sequence: viewerSequence,
                                                timestamp: timestamp, ssrc: track.ssrc,
-                                               payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])))
+                                               payload: UnsafeRawBufferPointer(rebasing: raw[view.payloadRange])), via: output)
             if sent != nil {
                 viewer.history.noteResent(viewerSequence, confirm: !viewer.repeatsNACKs, now: now)
                 viewer.retransmissions += 1
@@ -95,10 +95,10 @@ extension Room {
         let sent = viewer.history.sent(sequence)
         let timestamp = sent?.timestamp ?? frameTimestamp ?? track.rewriter.lastTimestamps?.viewer ?? 0
         let emitted = Self.fillerNALUnit.withUnsafeBytes { filler in
-            output.emit(OutgoingRTP(marker: sent?.marker ?? false, payloadType: track.payloadType, sequence: sequence,
+            emit(OutgoingRTP(marker: sent?.marker ?? false, payloadType: track.payloadType, sequence: sequence,
                                     timestamp: timestamp, ssrc: track.ssrc,
                                     payload: viewer.repeatsNACKs ? UnsafeRawBufferPointer(start: nil, count: 0) : filler,
-                                    padding: viewer.repeatsNACKs ? 4 : 0))
+                                    padding: viewer.repeatsNACKs ? 4 : 0), via: output)
         }
         guard emitted != nil else { return }
         viewer.retransmissionsGivenUp &+= 1

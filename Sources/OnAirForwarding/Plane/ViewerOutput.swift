@@ -1,33 +1,32 @@
 import OnAirRTP
 import OnAirWire
 
-/// One viewer's way out for one turn of the loop: where its datagrams go, the sender whose
-/// slots they are written into and protected in, and the room that counts them. Made once per
-/// viewer and read batch (or NACK, or tick), so that each packet's call carries one value.
+/// One viewer's way out for one turn of the loop: where its datagrams go and the sender whose
+/// slots they are written into and protected in. Made once per viewer and read batch (or
+/// NACK, or tick), so that each packet's call carries one value (``Room/emit(_:via:)``).
 package struct ViewerOutput {
     package let viewer: ViewerSession
     package let destination: DatagramDestination
-    package let room: Room
     package let sender: any DatagramSink
     package let now: MonoTime
 
     /// nil while the viewer cannot be sent media (no address yet, no SRTP keys).
     @inline(__always)
-    package init?(_ viewer: ViewerSession, room: Room, sender: any DatagramSink, now: MonoTime) {
+    package init?(_ viewer: ViewerSession, sender: any DatagramSink, now: MonoTime) {
         guard let destination = viewer.destination, viewer.peer.canSendMedia else { return nil }
         self.viewer = viewer
         self.destination = destination
-        self.room = room
         self.sender = sender
         self.now = now
     }
 
     /// Writes one packet (its header, the viewer's header extensions, the payload and
     /// `padding` octets of RTP padding) into the sender's next slot, protects and queues it,
-    /// and records it for the viewer's transport-cc. Returns the protected length.
+    /// and records it for the viewer's transport-cc. Returns the protected length. (Through
+    /// ``Room/emit(_:via:)``, which counts it for the room.)
     @inline(__always)
     @discardableResult
-    package func emit(_ packet: OutgoingRTP) -> Int? {
+    func emit(_ packet: OutgoingRTP) -> Int? {
         let slot = sender.nextSlot()
         let headerLength = 12 + viewer.extensions.length
         let length = headerLength + packet.payload.count + packet.padding
@@ -48,8 +47,18 @@ package struct ViewerOutput {
         viewer.packetsOut += 1
         viewer.bytesOut += UInt64(protectedLength)
         if packet.ssrc != viewer.audio?.ssrc { viewer.videoPayloadBytes &+= UInt64(packet.payload.count + packet.padding) }
-        room.packetsOut += 1
-        room.bytesOut += UInt64(protectedLength)
         return protectedLength
+    }
+}
+
+extension Room {
+    /// Sends one packet to a viewer of this room (``ViewerOutput/emit(_:)``) and counts it.
+    @inline(__always)
+    @discardableResult
+    package func emit(_ packet: OutgoingRTP, via output: ViewerOutput) -> Int? {
+        guard let length = output.emit(packet) else { return nil }
+        packetsOut += 1
+        bytesOut += UInt64(length)
+        return length
     }
 }

@@ -54,14 +54,14 @@ extension Room {
             timestamps.append(nearestTimestamp(to: sequence, layer: layer, of: stream) ?? stream.videoLayers[layer].newestTimestamp)
         }
         for viewer in viewers {
-            guard let output = ViewerOutput(viewer, room: self, sender: sender, now: now), viewer.video?.current == layer,
+            guard let output = ViewerOutput(viewer, sender: sender, now: now), viewer.video?.current == layer,
                   let payloadType = viewer.video?.payloadType, let ssrc = viewer.video?.ssrc else { continue }
             for index in sequences.indices {
                 guard let numbers = viewer.video?.map(layer: layer, sequence: sequences[index], timestamp: timestamps[index],
                                                       startsKeyframe: false, now: now, clock: { _ in nil }) else { continue }
-                let sent = output.emit(OutgoingRTP(marker: false, payloadType: payloadType, sequence: numbers.sequence,
+                let sent = emit(OutgoingRTP(marker: false, payloadType: payloadType, sequence: numbers.sequence,
                                                    timestamp: numbers.timestamp, ssrc: ssrc,
-                                                   payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4))
+                                                   payload: UnsafeRawBufferPointer(start: nil, count: 0), padding: 4), via: output)
                 guard sent != nil else { continue }
                 publisher?.repair?.lossAnnouncements &+= 1
                 viewer.history.recordSent(sequence: numbers.sequence, timestamp: numbers.timestamp, marker: false)

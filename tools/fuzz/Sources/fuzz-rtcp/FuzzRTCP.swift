@@ -19,7 +19,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let viewed = readInPlace(bytes)
     guard let packets = try? RTCPPacket.parseCompound(bytes) else { return 0 }
     fuzzCheck(viewed != nil, "the value parser accepts a compound whose framing the view refuses")
-    checkSameReading(viewed ?? [], packets)
+    checkSameReading(viewed ?? [:], packets)
     for packet in packets {
         let serialized = RTCPCompoundBuilder.serialize([packet])
         fuzzCheck(serialized.count == packet.serializedSize,
