@@ -57,6 +57,7 @@ extension ClientPeerSession {
             return try inbound.unprotectRTP(buffer: buffer, length: length)
         } catch {
             srtpFailures += 1
+            if case .replayed = error { srtpReplays += 1 }
             return nil
         }
     }

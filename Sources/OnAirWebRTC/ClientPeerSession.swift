@@ -36,6 +36,9 @@ public final class ClientPeerSession: @unchecked Sendable {
     public private(set) var profile: SRTPProfile?
     /// SRTP/SRTCP packets that failed authentication or replay checks (dropped).
     public internal(set) var srtpFailures: UInt64 = 0
+    /// Of ``srtpFailures``, the packets refused as replays (RFC 3711 §3.3.2): an index seen
+    /// already, or older than the replay window; the rest did not authenticate.
+    public internal(set) var srtpReplays: UInt64 = 0
     /// Authenticated checks from the peer that we answered (a full-ICE answerer sends them).
     public private(set) var checksAnswered: UInt64 = 0
 

@@ -27,6 +27,8 @@ struct LevelResult {
     /// Datagrams the kernel dropped at the load tool's viewer sockets (receive buffer full).
     var benchSocketDrops: UInt64
     var decryptFailures: UInt64
+    /// Of ``decryptFailures``, replays (RFC 3711 §3.3.2).
+    var decryptReplays: UInt64
     var stampMissing: UInt64
     var keyframes: UInt64
     /// 1-minute load average at the end of the window.

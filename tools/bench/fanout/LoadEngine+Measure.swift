@@ -17,6 +17,7 @@ extension LoadEngine {
         let published0 = publishedVideo0 + (publisher?.audioPackets ?? 0)
         let keyframes0 = publisher?.keyframes ?? 0
         let failures0 = viewers.reduce(0) { $0 + $1.decryptFailures }
+        let replays0 = viewers.reduce(0) { $0 + $1.decryptReplays }
         let missing0 = viewers.reduce(0) { $0 + $1.stampMissing }
         let before = viewers.map(\.snapshot)
         latencies.removeAll(keepingCapacity: true)
@@ -57,6 +58,7 @@ extension LoadEngine {
             videoReceivedPerViewer: videoPerViewer, packetsReceived: received, sequenceSpan: span,
             latenciesNanoseconds: latencies, benchSocketDrops: ProcStats.udpDrops(localPorts: ports) - drops0,
             decryptFailures: viewers.reduce(0) { $0 + $1.decryptFailures } - failures0,
+            decryptReplays: viewers.reduce(0) { $0 + $1.decryptReplays } - replays0,
             stampMissing: viewers.reduce(0) { $0 + $1.stampMissing } - missing0,
             keyframes: (publisher?.keyframes ?? 0) - keyframes0, loadAverage: ProcStats.loadAverage(),
             workers: workers, threads: threads)

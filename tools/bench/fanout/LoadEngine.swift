@@ -146,6 +146,10 @@ final class LoadEngine {
         let bytes = batch.bytes(i)
         guard let length = session.unprotectRTP(buffer: bytes, length: bytes.count) else {
             viewer.decryptFailures += 1
+            if session.srtpReplays > viewer.replaysSeen {
+                viewer.replaysSeen = session.srtpReplays
+                viewer.decryptReplays += 1
+            }
             return
         }
         // RFC 3550 §5.1: 12 bytes, the CSRCs, then the extension if X is set.

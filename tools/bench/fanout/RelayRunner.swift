@@ -45,7 +45,7 @@ struct RelayRunner {
                 + "latency p50 \(ResultTable.format(result.latencyMicroseconds(percentile: 50), 0)) µs "
                 + "p99 \(ResultTable.format(result.latencyMicroseconds(percentile: 99), 0)) µs, "
                 + "bench CPU \(ResultTable.format(result.benchCPUPercent, 1)) %, "
-                + "keyframes \(result.keyframes), decrypt failures \(result.decryptFailures), stamps missing \(result.stampMissing), "
+                + "keyframes \(result.keyframes), decrypt failures \(result.decryptFailures) (replays \(result.decryptReplays)), stamps missing \(result.stampMissing), "
                 + "loadavg \(ResultTable.format(result.loadAverage, 1))")
             if onAir { report(result.threadSummary) }
             results.append(result)

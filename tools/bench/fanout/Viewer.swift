@@ -36,6 +36,9 @@ final class Viewer {
     /// Sampled packets that did not authenticate (or were replays), and ones that did but
     /// carried no stamp where expected.
     var decryptFailures: UInt64 = 0
+    /// Of those, the replays (the session's count, and how many of them were seen here).
+    var decryptReplays: UInt64 = 0
+    var replaysSeen: UInt64 = 0
     var stampMissing: UInt64 = 0
 
     init(index: Int, endpoint: UDPEndpoint, ufrag: String, password: String, rtcpSSRC: UInt32, sampleEvery: Int) {
