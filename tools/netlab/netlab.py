@@ -21,6 +21,7 @@ A link is named after its peer ("pub", "v1"); "up" is peer -> relay, "down" rela
     with Lab(viewers=2) as lab:
         lab.set_rate("pub", "up", 1000)          # kbit/s, None removes the limit
         lab.set_loss("pub", "up", 5)             # percent
+        lab.block("v1", udp=True)                # a firewall: no UDP (tcp_open=(8080,): only that TCP)
         proc = lab.run("v1", ["python3", "viewer.py"])  # ip netns exec
         lab.address("relay")                     # "198.18.0.1"
         loop = lab.loop("v1")                    # asyncio loop on a thread in v1's namespace
@@ -337,9 +338,11 @@ class Lab:
             _cmd("ip", "-n", peer.netns, "addr", "add", f"{peer.address}/{PREFIX_LEN}", "dev", PEER_DEV)
             _cmd("ip", "-n", peer.netns, "link", "set", PEER_DEV, "up")
             relay_rules.append(f'  chain {link}_up {{ type filter hook ingress device "{link}" priority 0; }}')
+            relay_rules.append(f'  chain {link}_up_block {{ type filter hook ingress device "{link}" priority -10; }}')
             _cmd("nft", "-f", "-", netns=peer.netns, input=(
                 f'table netdev {TABLE} {{\n  chain down {{ type filter hook ingress device "{PEER_DEV}" '
-                f"priority 0; }}\n}}\n"))
+                f'priority 0; }}\n  chain down_block {{ type filter hook ingress device "{PEER_DEV}" '
+                f"priority -10; }}\n}}\n"))
         _cmd("nft", "-f", "-", netns=relay, input="\n".join(relay_rules + ["}", ""]))
 
     def close(self) -> None:
@@ -417,9 +420,32 @@ class Lab:
                        f"numgen random mod 10000 < {round(percent * 100)} counter drop\n")
         _cmd("nft", "-f", "-", netns=netns, input=script)
 
+    def block(self, link: str, udp: bool = True, tcp_open: tuple[int, ...] | None = None) -> None:
+        """A firewall on the peer's network, as a corporate or hotel network has: every UDP
+        datagram dropped (`udp`), and with `tcp_open` every TCP segment except those to and
+        from the relay's ports in it. Both directions, each at its receiving end (dropped on
+        the way, as a firewall does: the sender's sendto() still succeeds)."""
+        for direction in ("up", "down"):
+            netns, _ = self._end(link, direction, sending=False)
+            chain = f"{link}_up_block" if direction == "up" else "down_block"
+            script = f"flush chain netdev {TABLE} {chain}\n"
+            if udp:
+                script += f"add rule netdev {TABLE} {chain} meta protocol ip ip protocol udp counter drop\n"
+            if tcp_open is not None:
+                ports = ", ".join(str(port) for port in tcp_open) or "0"
+                field = "dport" if direction == "up" else "sport"
+                script += (f"add rule netdev {TABLE} {chain} meta protocol ip ip protocol tcp "
+                           f"tcp {field} != {{ {ports} }} counter drop\n")
+            _cmd("nft", "-f", "-", netns=netns, input=script)
+
+    def unblock(self, link: str) -> None:
+        """Removes ``block``'s rules from `link`."""
+        self.block(link, udp=False, tcp_open=None)
+
     def clear(self) -> None:
-        """No rate limits, no loss, on every link and direction."""
+        """No rate limits, no loss, no firewall, on every link and direction."""
         for link in self.links:
+            self.unblock(link)
             for direction in ("up", "down"):
                 self.set_rate(link, direction, None)
                 self.set_loss(link, direction, 0)
