@@ -28,5 +28,6 @@ let package = Package(
         fuzzTarget("h264"),
         fuzzTarget("chat"),
         fuzzTarget("webhook"),
+        fuzzTarget("tcpframing"),
     ]
 )
