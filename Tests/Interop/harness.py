@@ -32,6 +32,21 @@ def netlab():
     return module
 
 
+def running_lab(viewers: int):
+    """A built network lab with `viewers` viewer namespaces, for a pytest fixture to yield from:
+    the test is skipped, with the reason, when the lab cannot be built; the lab is removed
+    when the fixture ends (after `procs` stopped its processes: tests list `lab` first)."""
+    import pytest
+    module = netlab()
+    lab = module.Lab(viewers=viewers)
+    try:
+        lab.up()
+    except module.LabUnavailable as error:
+        pytest.skip(f"network lab unavailable: {error}")
+    yield lab
+    lab.close()
+
+
 REFPEER_DIR = REPO.parent / "shared" / "refpeer"   # ../shared/refpeer from the repository root
 REFPEER_OUT = REPO / ".build" / "refpeer"
 

@@ -22,7 +22,7 @@ import pytest
 
 from chromium import RECORD_VIDEO_FRAMES
 from conftest import launch_relay
-from harness import netlab
+from harness import running_lab
 from lab_cases import RELAY_PORTS, ROOM, BroadcastPublisher, Case, _chromium_in, _close_chromium, http_text, room_live
 
 FIRST_FRAME_MS = 5000   # navigation -> first frame on LL-HLS (the page waits 3 s for WebRTC media)
@@ -32,14 +32,7 @@ TIMEOUT = 240
 
 @pytest.fixture
 def lab():
-    module = netlab()
-    lab = module.Lab(viewers=1)
-    try:
-        lab.up()
-    except module.LabUnavailable as error:
-        pytest.skip(f"network lab unavailable: {error}")
-    yield lab
-    lab.close()
+    yield from running_lab(1)
 
 
 def _live_stream(lab, procs, tmp_path, simulcast: bool):

@@ -73,7 +73,7 @@ from pathlib import Path
 import pytest
 
 from chromium import Chromium
-from harness import netlab, refpeer_bin
+from harness import refpeer_bin, running_lab
 from lab_cases import CASES, dip_text, run_case
 
 
@@ -113,14 +113,7 @@ def _sigterm_interrupts():
 def lab(request):
     """A lab with as many viewers as the test's case needs, removed at teardown (after
     `procs` stopped its processes: tests list `lab` before `procs`)."""
-    module = netlab()
-    lab = module.Lab(viewers=CASES[request.node.callspec.params["name"]].viewers)
-    try:
-        lab.up()
-    except module.LabUnavailable as error:
-        pytest.skip(f"network lab unavailable: {error}")
-    yield lab
-    lab.close()
+    yield from running_lab(CASES[request.node.callspec.params["name"]].viewers)
 
 
 def _run(name, lab, procs, tmp_path):
