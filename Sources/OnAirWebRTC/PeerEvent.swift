@@ -6,6 +6,9 @@ public enum PeerEvent: Sendable {
     case send([UInt8], to: TransportAddress)
     /// ICE nominated this remote address; media goes there from now on.
     case selected(TransportAddress)
+    /// An authenticated connectivity check came from a new address (RFC 8445 §7.3.1.4): the
+    /// peer is who the offer said. For a TCP connection, the end of its unauthenticated phase.
+    case validated(TransportAddress)
     /// DTLS finished and SRTP keys are installed: media may flow.
     case connected
     /// A decrypted RTP packet from the peer.

@@ -64,6 +64,7 @@ public final class PeerSession: @unchecked Sendable {
             if case .respond = result, !validatedAddresses.contains(source) {
                 if validatedAddresses.count == 4 { validatedAddresses.removeFirst() }
                 validatedAddresses.append(source)
+                events.append(.validated(source))
                 if ice.selectedAddress == nil && result.nominatedAddress == nil { events.append(.selected(source)) }
             }
             if let nominated = result.nominatedAddress { events.append(.selected(nominated)) }

@@ -1,6 +1,14 @@
-/// An IP address and UDP port, independent of any socket library, so that the pure
-/// protocol core (STUN XOR-MAPPED-ADDRESS, ICE candidates) can name peers.
+/// An IP address and port, and whether it is UDP or a TCP connection (ICE-TCP, RFC 6544),
+/// independent of any socket library, so that the pure protocol core (STUN
+/// XOR-MAPPED-ADDRESS, ICE candidates) can name peers. A peer's UDP socket and its TCP
+/// connection may have the same address and port: the transport tells them apart.
 public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
+    public enum Transport: UInt8, Hashable, Sendable {
+        case udp
+        /// A TCP connection carrying RFC 4571-framed packets (RFC 6544 §3).
+        case tcp
+    }
+
     public enum IP: Hashable, Sendable {
         /// Four octets in network order packed big-endian (127.0.0.1 = 0x7F000001).
         case v4(UInt32)
@@ -10,18 +18,20 @@ public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
 
     public var ip: IP
     public var port: UInt16
+    public var transport: Transport
 
-    public init(ip: IP, port: UInt16) {
+    public init(ip: IP, port: UInt16, transport: Transport = .udp) {
         self.ip = ip
         self.port = port
+        self.transport = transport
     }
 
     /// Parses dotted IPv4 ("127.0.0.1") or an IPv6 literal ("::1", "fe80::1"); nil otherwise.
-    public init?(host: String, port: UInt16) {
+    public init?(host: String, port: UInt16, transport: Transport = .udp) {
         if let v4 = TransportAddress.parseIPv4(host) {
-            self.init(ip: .v4(v4), port: port)
+            self.init(ip: .v4(v4), port: port, transport: transport)
         } else if let v6 = TransportAddress.parseIPv6(host) {
-            self.init(ip: .v6(IPv6Address(v6)), port: port)
+            self.init(ip: .v6(IPv6Address(v6)), port: port, transport: transport)
         } else {
             return nil
         }
@@ -43,7 +53,8 @@ public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
     public var isIPv4: Bool { if case .v4 = ip { return true } else { return false } }
 
     public var description: String {
-        isIPv4 ? "\(host):\(port)" : "[\(host)]:\(port)"
+        let endpoint = isIPv4 ? "\(host):\(port)" : "[\(host)]:\(port)"
+        return transport == .udp ? endpoint : "tcp:\(endpoint)"
     }
 
     static func parseIPv4(_ text: String) -> UInt32? {

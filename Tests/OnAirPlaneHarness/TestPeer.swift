@@ -48,7 +48,7 @@ package final class TestPeer {
             case .send(let bytes, _): outbox.append(bytes)
             case .rtp(let packet): rtp.append(packet)
             case .rtcp(let packet): rtcp += (try? RTCPPacket.parseCompound(packet)) ?? []
-            case .selected, .connected, .closed: break
+            case .selected, .validated, .connected, .closed: break
             }
         }
     }

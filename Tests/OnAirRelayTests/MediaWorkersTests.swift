@@ -8,8 +8,17 @@ import Testing
 /// that asks about rooms finding them wherever they are.
 @Suite("Media workers")
 struct MediaWorkersTests {
+    /// The UDP ports of an answer's candidates.
     static func ports(_ answer: String) throws -> Set<Int> {
-        Set(try SessionDescription.parse(answer).media.flatMap(\.candidates).map { Int($0.port) })
+        Set(try SessionDescription.parse(answer).media.flatMap(\.candidates).filter(\.isUDP).map { Int($0.port) })
+    }
+
+    /// The answer's candidates' ports, UDP and TCP: the session's worker's pair.
+    static func portPair(_ answer: String) throws -> [Int] {
+        let candidates = try SessionDescription.parse(answer).media.flatMap(\.candidates)
+        let udp = candidates.first { $0.isUDP }, tcp = candidates.first { !$0.isUDP }
+        guard let udp, let tcp else { throw SDPError("no UDP or no TCP candidate") }
+        return [Int(udp.port), Int(tcp.port)]
     }
 
     @Test("two workers: two ports; a new room goes to the idler worker; viewers found for PATCH and DELETE")
@@ -28,6 +37,10 @@ struct MediaWorkersTests {
                 let viewer = try await client.watch(room: room)
                 viewers.append(viewer)
                 seen.formUnion(try Self.ports(viewer.answer))
+                // Its ICE-TCP candidate is its worker's too.
+                let pair = try Self.portPair(viewer.answer)
+                let worker = try #require(relay.workers.udpPorts.firstIndex(of: pair[0]))
+                #expect(relay.workers.tcpPorts[worker] == pair[1])
             }
             #expect(seen == Set(ports))
             // A second publisher of a room is refused by the room's own worker, as with one.

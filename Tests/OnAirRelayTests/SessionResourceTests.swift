@@ -109,7 +109,7 @@ struct SessionResourceTests {
             let ufrag = try #require(fragment.announcedUfrag), password = try #require(fragment.announcedPassword)
             #expect(ufrag != oldUfrag && ufrag.count >= 4 && password.count >= 22)
             let candidates = fragment.allCandidates.map(\.candidate)
-            #expect(!candidates.isEmpty && candidates.allSatisfy { Int($0.port) == relay.udpPort })
+            #expect(!candidates.isEmpty && candidates.allSatisfy { Int($0.port) == ($0.isUDP ? relay.udpPort : relay.tcpPort) })
             #expect(fragment.isEndOfCandidates)
             #expect(Set(fragment.media.compactMap(\.mid)).isSubset(of: ["0", "1"]))
 

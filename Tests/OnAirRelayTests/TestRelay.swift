@@ -21,6 +21,7 @@ final class TestRelay: Sendable {
     /// The first worker's engine (every room lives there with `media.workers: 1`, the default here).
     var engine: RelayEngine { workers.engines[0] }
     var udpPort: Int { workers.udpPorts[0] }
+    var tcpPort: Int { workers.tcpPorts[0] }
 
     private init(config: RelayConfig, workers: MediaWorkers, certificate: DTLSCertificate, logger: Logger) {
         self.config = config

@@ -46,7 +46,7 @@ struct WHEPEndpointTests {
             }
             #expect(ssrcs.count >= 2 && !ssrcs.contains(1111) && !ssrcs.contains(2222),
                     "viewers get the relay's own SSRCs, not the publisher's: \(ssrcs)")
-            #expect(answer.media[0].candidates.allSatisfy { Int($0.port) == relay.udpPort })
+            #expect(answer.media[0].candidates.filter(\.isUDP).allSatisfy { Int($0.port) == relay.udpPort })
             let video = try #require(answer.media.first { $0.kind == .video })
             #expect(video.rtpMaps.contains { $0.encodingName == "H264" })
         }

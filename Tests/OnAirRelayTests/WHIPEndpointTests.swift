@@ -38,12 +38,14 @@ struct WHIPEndpointTests {
                 #expect(ufrag != TestOffers.clientUfrag)
                 #expect(media.rtcpMux)
             }
-            // ICE-lite: every candidate up front, on the shared UDP port, then end-of-candidates.
+            // ICE-lite: every candidate up front, on the shared UDP port and the passive ICE-TCP
+            // port, then end-of-candidates.
             let first = answer.media[0]
-            #expect(!first.candidates.isEmpty)
+            #expect(first.candidates.count == 2)
             for candidate in first.candidates {
-                #expect(candidate.address == "127.0.0.1" && Int(candidate.port) == relay.udpPort && candidate.type == .host)
-                #expect(candidate.isUDP && candidate.component == 1)
+                #expect(candidate.address == "127.0.0.1" && candidate.type == .host && candidate.component == 1)
+                #expect(candidate.isUDP ? Int(candidate.port) == relay.udpPort
+                        : Int(candidate.port) == relay.tcpPort && candidate.tcpType == "passive")
             }
             #expect(first.endOfCandidates || answer.endOfCandidates)
             let audio = try #require(answer.media.first { $0.kind == .audio })
@@ -64,7 +66,7 @@ struct WHIPEndpointTests {
             let created = try await client.publish()
             #expect(created.location.hasPrefix("/whip/42/"))
             let answer = try SessionDescription.parse(created.answer)
-            #expect(answer.media[0].candidates.allSatisfy { Int($0.port) == relay.udpPort })
+            #expect(answer.media[0].candidates.filter(\.isUDP).allSatisfy { Int($0.port) == relay.udpPort })
             let huge = try await client.post("/whip/43", String(repeating: "a=x\r\n", count: 100_000))
             #expect(huge.status == .contentTooLarge)
             #expect(try await client.get("/healthz").status == .ok)

@@ -253,7 +253,7 @@ final class PublishingConnection {
                 receiveRTCP(compound)
             case .closed(let reason):
                 closeReason = reason
-            case .rtp, .selected, .connected:
+            case .rtp, .selected, .validated, .connected:
                 break
             }
         }

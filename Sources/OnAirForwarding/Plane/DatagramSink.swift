@@ -1,3 +1,5 @@
+import OnAirWire
+
 /// Where the media plane's datagrams go: built in place in a slot (no copy, no allocation
 /// per packet) and committed, then sent together on ``flush()``. The relay's is a
 /// `sendmmsg(2)` batch on its UDP socket; tests keep what is sent.
@@ -10,4 +12,16 @@ package protocol DatagramSink: AnyObject {
     func enqueue(_ bytes: [UInt8], to destination: DatagramDestination)
     /// Sends what is queued.
     func flush()
+    /// A session authenticated the peer at `address` (a TCP connection's STUN check passed,
+    /// RFC 6544 §7.1): the connection is a session's from now on.
+    func transportAuthenticated(_ address: TransportAddress)
+    /// The session that authenticated `address` ended: its TCP connection closes once what is
+    /// queued for it has been sent.
+    func releaseTransport(_ address: TransportAddress)
+}
+
+extension DatagramSink {
+    /// UDP only: nothing to do.
+    package func transportAuthenticated(_ address: TransportAddress) {}
+    package func releaseTransport(_ address: TransportAddress) {}
 }

@@ -32,6 +32,7 @@ extension MediaPlane {
         events.removeAll(keepingCapacity: true)
         session.peer.close(events: &events)
         for case .send(let bytes, let address) in events { sender.enqueue(bytes, to: DatagramDestination(address)) }
+        for address in session.streamTransports { sender.releaseTransport(address) }
         sessions[session.id] = nil
         sessionsByUfrag[session.localUfrag] = nil
         if let address = session.destination?.address, sessionsByAddress[address] === session {

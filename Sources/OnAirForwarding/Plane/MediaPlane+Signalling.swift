@@ -156,12 +156,22 @@ extension MediaPlane {
     // MARK: helpers
 
     /// One host candidate per advertised address on the shared UDP port (RFC 8839 §5.1;
-    /// priority per RFC 8445 §5.1.2.1 with type preference 126 for host).
+    /// priority per RFC 8445 §5.1.2.1 with type preference 126 for host) and, with ICE-TCP,
+    /// a passive TCP one (RFC 6544 §4.5). A TCP candidate's local preference is RFC 6544
+    /// §4.2's, direction preference 4 (passive host) times 2^13 plus 8,191 less the address's
+    /// index: always below a UDP one's 65,535 less the index, so a peer whose UDP works
+    /// nominates UDP.
     package func localCandidates() -> [ICECandidate] {
-        settings.candidateAddresses.enumerated().map { index, address in
+        let udp = settings.candidateAddresses.enumerated().map { index, address in
             ICECandidate(foundation: "\(index + 1)", component: 1, transport: "udp",
                          priority: (126 << 24) | (UInt32(65_535 - index) << 8) | 255,
                          address: address, port: UInt16(settings.udpPort), type: .host)
+        }
+        guard let tcpPort = settings.tcpPort else { return udp }
+        return udp + settings.candidateAddresses.enumerated().map { index, address in
+            ICECandidate(foundation: "\(settings.candidateAddresses.count + index + 1)", component: 1, transport: "tcp",
+                         priority: (126 << 24) | (UInt32(4 << 13 | (8_191 - index)) << 8) | 255,
+                         address: address, port: UInt16(tcpPort), type: .host, tcpType: "passive")
         }
     }
 

@@ -120,6 +120,16 @@ package final class MediaPlane {
         handle(events: events, of: session, now: now)
     }
 
+    /// A TCP connection closed (the peer, the network, or its queue limit): a session whose
+    /// media went over it ends, as when consent expires (RFC 7675 §5.1), since an ICE-lite
+    /// agent cannot open it again (RFC 6544 §7.1: the peer chose it, and chooses anew only
+    /// with an ICE restart).
+    package func transportClosed(_ address: TransportAddress, now: MonoTime) {
+        guard let session = sessionsByAddress[address], session.destination?.address == address else { return }
+        session.streamTransports.removeAll { $0 == address }
+        end(session, reason: .publisherTimeout, now: now)
+    }
+
     /// One datagram held in an array (tests, tools).
     package func receive(_ datagram: [UInt8], from address: TransportAddress, now: MonoTime) {
         datagram.withUnsafeBytes { receive($0, from: address, now: now) }
@@ -168,6 +178,10 @@ package final class MediaPlane {
                 if let old = session.destination?.address, old != address { sessionsByAddress[old] = nil }
                 sessionsByAddress[address] = session
                 session.destination = DatagramDestination(address)
+            case .validated(let address):
+                guard address.transport == .tcp, !session.streamTransports.contains(address) else { break }
+                session.streamTransports.append(address)
+                sender.transportAuthenticated(address)
             case .connected:
                 session.connectedAt = now
                 connected(session, now: now)

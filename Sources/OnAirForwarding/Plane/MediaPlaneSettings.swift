@@ -15,6 +15,8 @@ package struct MediaPlaneSettings: Sendable {
     /// Host candidates' addresses (RFC 8839 §5.1) on ``udpPort``.
     package var candidateAddresses: [String] = ["127.0.0.1"]
     package var udpPort = 0
+    /// The passive ICE-TCP port (RFC 6544) of the same addresses; nil: UDP only.
+    package var tcpPort: Int?
     /// This plane's media worker (``StreamFeed`` cursors are per worker).
     package var worker = 0
 

@@ -20,6 +20,8 @@ package class MediaSession {
     package var localUfrag: String
     /// Where media goes, once ICE has selected a pair.
     package var destination: DatagramDestination?
+    /// The TCP connections this session authenticated (ICE-TCP); closed when it ends.
+    package var streamTransports: [TransportAddress] = []
     package var connectedAt: MonoTime?
     package var ended = false
 

@@ -58,6 +58,14 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         /// The first media worker's UDP port; worker `i` listens on `udpPort + i`. The sessions
         /// of a worker share its port (RFC 7983 demux). 0: each worker its own ephemeral port.
         public var udpPort = 10_000
+        /// Whether the relay offers passive ICE-TCP candidates (RFC 6544) next to UDP, for
+        /// peers whose network drops UDP.
+        public var iceTCP = true
+        /// The first media worker's ICE-TCP port; worker `i` listens on `tcpPort + i`. nil:
+        /// the same numbers as ``udpPort`` (0: each worker its own ephemeral port).
+        public var tcpPort: Int? = nil
+        /// ICE-TCP connections per worker, authenticated or not; more are closed at once.
+        public var tcpMaxConnections = 4_096
         /// Media workers (event loops, each with its own UDP socket); nil: one per core this
         /// process may use. 1 keeps everything on one loop.
         public var workers: Int? = nil
@@ -77,6 +85,9 @@ public struct RelayConfig: Codable, Sendable, Equatable {
             bind = try c.value(.bind, default: bind)
             udpPort = try c.value(.udpPort, default: udpPort)
             workers = try c.value(.workers, default: workers)
+            iceTCP = try c.value(.iceTCP, default: iceTCP)
+            tcpPort = try c.value(.tcpPort, default: tcpPort)
+            tcpMaxConnections = try c.value(.tcpMaxConnections, default: tcpMaxConnections)
             advertisedAddresses = try c.value(.advertisedAddresses, default: advertisedAddresses)
             consentTimeoutSeconds = try c.value(.consentTimeoutSeconds, default: consentTimeoutSeconds)
             retransmitCacheSize = try c.value(.retransmitCacheSize, default: retransmitCacheSize)
@@ -85,6 +96,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case bind, udpPort = "udp_port", workers, advertisedAddresses = "advertised_addresses"
+            case iceTCP = "ice_tcp", tcpPort = "tcp_port", tcpMaxConnections = "tcp_max_connections"
             case consentTimeoutSeconds = "consent_timeout_seconds", retransmitCacheSize = "retransmit_cache_size"
             case maxPublishBitrate = "max_publish_bitrate"
         }

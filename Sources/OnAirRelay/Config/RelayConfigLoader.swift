@@ -61,6 +61,7 @@ public enum RelayConfigLoader {
         if let v = env["ONAIR_MEDIA_BIND"] { config.media.bind = v }
         if let v = try int("ONAIR_UDP_PORT") { config.media.udpPort = v }
         if let v = try int("ONAIR_MEDIA_WORKERS") { config.media.workers = v }
+        if let v = try int("ONAIR_TCP_PORT") { config.media.tcpPort = v }
         if let v = list("ONAIR_ADVERTISED_ADDRESSES") { config.media.advertisedAddresses = v }
         if let v = try double("ONAIR_CONSENT_TIMEOUT") { config.media.consentTimeoutSeconds = v }
         if let v = env["ONAIR_PUBLISH_TOKEN"] { config.auth.publishToken = v }
@@ -129,6 +130,13 @@ public enum RelayConfigLoader {
         guard config.media.udpPort == 0 || config.media.udpPort + config.media.workerCount - 1 <= 65535 else {
             throw Problem(description: "media.udp_port \(config.media.udpPort) + \(config.media.workerCount) workers runs past port 65535")
         }
+        if let tcpPort = config.media.tcpPort {
+            guard (0...65535).contains(tcpPort) else { throw Problem(description: "media.tcp_port \(tcpPort) is not a port") }
+            guard tcpPort == 0 || tcpPort + config.media.workerCount - 1 <= 65535 else {
+                throw Problem(description: "media.tcp_port \(tcpPort) + \(config.media.workerCount) workers runs past port 65535")
+            }
+        }
+        guard config.media.tcpMaxConnections >= 1 else { throw Problem(description: "media.tcp_max_connections must be >= 1") }
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
         let hold = 3 * config.hls.segmentTarget.seconds  // the longest blocking LL-HLS playlist request
         guard config.http.idleTimeoutSeconds <= 0 || config.http.idleTimeoutSeconds > hold else {

@@ -7,8 +7,8 @@ import OnAirWire
 import Synchronization
 
 /// The relay's media workers (`media.workers`): one ``RelayEngine`` per worker, each on an
-/// event loop (thread) of its own with its own UDP socket on `media.udp_port + i`, as
-/// mediasoup runs a worker per core. The kernel cannot steer a peer's first STUN packet to
+/// event loop (thread) of its own with its own UDP socket on `media.udp_port + i` and ICE-TCP
+/// port on `media.tcp_port + i`, as mediasoup runs a worker per core. The kernel cannot steer a peer's first STUN packet to
 /// the right worker behind one port, so a session is placed when its answer is built: its
 /// candidate carries its worker's port, and no datagram ever crosses workers.
 ///
@@ -20,6 +20,8 @@ import Synchronization
 public final class MediaWorkers: Sendable {
     public let engines: [RelayEngine]
     let sockets: [UDPMediaSocket]
+    /// Each worker's ICE-TCP listener (empty with `media.ice_tcp` off).
+    let listeners: [TCPMediaListener]
     /// One per worker when there are several: rings its loop when a feed it reads has records.
     private let doorbells: [PipeDoorbell]
     private let doorbellChannels = Mutex<[Channel]>([])
@@ -38,6 +40,7 @@ public final class MediaWorkers: Sendable {
         ownGroup = lent == nil ? MultiThreadedEventLoopGroup(numberOfThreads: count) : nil
         let group: any EventLoopGroup = lent ?? ownGroup!
         var sockets: [UDPMediaSocket] = []
+        var listeners: [TCPMediaListener] = []
         var engines: [RelayEngine] = []
         var doorbells: [PipeDoorbell] = []
         do {
@@ -47,18 +50,24 @@ public final class MediaWorkers: Sendable {
                 let port = config.media.udpPort == 0 ? 0 : config.media.udpPort + index
                 let socket = try UDPMediaSocket(host: config.media.bind, port: port)
                 sockets.append(socket)
+                let listener = try config.media.tcpPort(worker: index).map { try TCPMediaListener(host: config.media.bind, port: $0) }
+                if let listener { listeners.append(listener) }
                 var workerLogger = logger
                 if count > 1 { workerLogger[metadataKey: "worker"] = "\(index)" }
                 // `next()` goes round the group's loops: one loop (thread) per engine.
-                engines.append(RelayEngine(loop: group.next(), sender: socket.sender, udpPort: socket.localPort, worker: index,
-                                           config: config, certificate: certificate, hls: hls, logger: workerLogger))
+                engines.append(RelayEngine(loop: group.next(), sender: socket.sender, udpPort: socket.localPort,
+                                           tcpPort: listener?.localPort, worker: index, config: config,
+                                           certificate: certificate, hls: hls, logger: workerLogger))
             }
         } catch {
+            for socket in sockets { socket.closeUnstarted() }
+            for listener in listeners { listener.closeUnstarted() }
             try? ownGroup?.syncShutdownGracefully()
             throw error
         }
         self.engines = engines
         self.sockets = sockets
+        self.listeners = listeners
         self.doorbells = doorbells
         self.hls = hls
     }
@@ -69,6 +78,7 @@ public final class MediaWorkers: Sendable {
         for (index, (engine, socket)) in zip(engines, sockets).enumerated() {
             engine.lifecycleObserver = lifecycleObserver
             try await socket.start(on: engine.loop, receiver: engine)
+            if index < listeners.count { try await listeners[index].start(engine: engine) }
             try await engine.perform { [placement] engine in
                 engine.plane.feedWakeups = wakeups
                 engine.plane.roomClosed = { room in placement.forget(room, on: index) }
@@ -83,6 +93,9 @@ public final class MediaWorkers: Sendable {
 
     /// The UDP ports bound, one per worker.
     public var udpPorts: [Int] { sockets.map(\.localPort) }
+
+    /// The ICE-TCP ports bound, one per worker (none with `media.ice_tcp` off).
+    public var tcpPorts: [Int] { listeners.map(\.localPort) }
 
     // MARK: placement
 
@@ -199,6 +212,7 @@ public final class MediaWorkers: Sendable {
 
     /// Closes the sockets and stops the workers' threads (after ``shutdown()``).
     func close() async {
+        for listener in listeners { await listener.close() }
         for socket in sockets { await socket.close() }
         for channel in doorbellChannels.withLock({ $0 }) { try? await channel.close() }
         try? await ownGroup?.shutdownGracefully()

@@ -5,27 +5,28 @@ import OnAirDTLS
 import OnAirForwarding
 import OnAirWire
 
-/// The media plane on its event loop: the UDP socket's datagrams and a 20 ms timer drive the
-/// sans-I/O ``MediaPlane``. A stream's LL-HLS is packaged and served on the ``HLSService``'s
+/// The media plane on its event loop: the UDP socket's datagrams, its ICE-TCP connections'
+/// packets and a 20 ms timer drive the sans-I/O ``MediaPlane``. A stream's LL-HLS is packaged and served on the ``HLSService``'s
 /// thread, fed through a ring. Confined to one event loop (like a mediasoup worker); HTTP
 /// handlers reach it through ``perform(_:)``.
 public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     // @unchecked: every property is touched only on `loop`; `perform` hops there first.
     public let loop: EventLoop
-    let sender: BatchedDatagramSender
+    /// Where the plane's packets go: the UDP socket, or a TCP connection's queue.
+    let transports: MediaTransports
     let config: RelayConfig
     let logger: Logger
     let plane: MediaPlane
     private var timer: RepeatedTask?
 
-    public init(loop: EventLoop, sender: BatchedDatagramSender, udpPort: Int, worker: Int = 0, config: RelayConfig,
-                certificate: DTLSCertificate, hls: HLSService, logger: Logger) {
+    public init(loop: EventLoop, sender: BatchedDatagramSender, udpPort: Int, tcpPort: Int? = nil, worker: Int = 0,
+                config: RelayConfig, certificate: DTLSCertificate, hls: HLSService, logger: Logger) {
         self.loop = loop
-        self.sender = sender
+        transports = MediaTransports(udp: sender, limits: config.tcpMediaLimits)
         self.config = config
         self.logger = logger
-        plane = MediaPlane(sender: sender, settings: config.mediaPlaneSettings(udpPort: udpPort, worker: worker), certificate: certificate,
-                           logger: logger)
+        plane = MediaPlane(sender: transports, settings: config.mediaPlaneSettings(udpPort: udpPort, tcpPort: tcpPort, worker: worker),
+                           certificate: certificate, logger: logger)
         plane.makeTap = { [hls] room, publisher in Self.makeTap(room: room, publisher: publisher, hls: hls) }
     }
 
@@ -52,6 +53,18 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
         datagram.withUnsafeReadableBytes { plane.receive($0, from: address, now: now) }
     }
 
+    /// One packet from an ICE-TCP connection (unframed, RFC 4571).
+    func receive(frame: UnsafeRawBufferPointer, from address: TransportAddress, now: MonoTime) {
+        plane.receive(frame, from: address, now: now)
+    }
+
+    /// An ICE-TCP connection closed: forgotten, and a session whose media went over it ends.
+    func connectionClosed(_ connection: TCPMediaConnection) {
+        transports.closed(connection)
+        plane.transportClosed(connection.address, now: MonoTime.now())
+        transports.flush()
+    }
+
     public func readBatchComplete() {
         let start = MonoTime.now()
         plane.readBatchComplete(now: start)
@@ -62,7 +75,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     func drainFeeds() {
         let start = MonoTime.now()
         plane.drainFeeds(now: start)
-        sender.flush()
+        transports.flush()
         plane.mediaLoad.noteFanOut(from: start, to: MonoTime.now())
     }
 
@@ -71,6 +84,7 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     func tick(now: MonoTime) {
         plane.mediaLoad.sample(cpuNanoseconds: MediaLoadMeter.threadCPUNanoseconds(), viewers: plane.viewerCount, at: now)
         plane.tick(now: now)
+        transports.tick(now: now)
     }
 
     // MARK: signalling and control (HTTP handlers, through perform)
@@ -101,15 +115,20 @@ public final class RelayEngine: DatagramReceiver, @unchecked Sendable {
     func shutdown() {
         plane.shutdown(now: MonoTime.now())
         timer?.cancel()
-        sender.flush()
+        transports.flush()
+        transports.closeAll()
     }
 
     func counters() -> EngineCounters {
-        EngineCounters(sessions: plane.sessions.count, datagramsSent: sender.sent, datagramsDropped: sender.dropped,
-                       sendMessages: sender.messagesSent, segmentationFallbacks: sender.segmentationFallbacks,
+        let udp = transports.udp
+        return EngineCounters(sessions: plane.sessions.count, datagramsSent: udp.sent, datagramsDropped: udp.dropped,
+                       sendMessages: udp.messagesSent, segmentationFallbacks: udp.segmentationFallbacks,
                        paddedPackets: plane.paddedPackets, mediaLoad: plane.mediaLoad.load, fanOutLoad: plane.mediaLoad.fanOutLoad,
                        unroutable: plane.unroutable, srtpFailures: plane.srtpFailures, feedDropped: plane.feedDropped,
-                       replicaViewers: plane.replicas.reduce(0) { $0 + $1.viewers.count })
+                       replicaViewers: plane.replicas.reduce(0) { $0 + $1.viewers.count },
+                       tcpConnections: transports.connections.count, tcpAccepted: transports.tcpAccepted,
+                       tcpRefused: transports.tcpRefused, tcpTimedOut: transports.tcpTimedOut, tcpOverLimit: transports.tcpOverLimit,
+                       tcpDropped: transports.tcpDropped)
     }
 
     // MARK: LL-HLS

@@ -77,6 +77,16 @@ final class RelayMetrics: Sendable {
         counter("onair_srtp_failures_total", [], "SRTP/SRTCP packets failing authentication or replay checks", engine.srtpFailures)
         counter("onair_worker_feed_dropped_total", [], "Packets a publisher's worker dropped for viewers on other workers because one fell behind",
                 engine.feedDropped)
+        gauge("onair_tcp_connections", "ICE-TCP connections open", Double(engine.tcpConnections))
+        counter("onair_tcp_connections_accepted_total", [], "ICE-TCP connections accepted", engine.tcpAccepted)
+        counter("onair_tcp_connections_refused_total", [], "ICE-TCP connections closed at once: the workers had their maximum",
+                engine.tcpRefused)
+        counter("onair_tcp_connections_unauthenticated_total", [("cause", "timeout")],
+                "ICE-TCP connections closed before a STUN check passed", engine.tcpTimedOut)
+        counter("onair_tcp_connections_unauthenticated_total", [("cause", "too_many_bytes")],
+                "ICE-TCP connections closed before a STUN check passed", engine.tcpOverLimit)
+        counter("onair_tcp_rtp_dropped_total", [], "RTP packets dropped because a TCP viewer's queue held its limit",
+                engine.tcpDropped)
         if let hls {
             gauge("onair_hls_waiting_requests", "Blocking playlist and hinted part requests held", Double(hls.waitingRequests))
             counter("onair_hls_recordings_started_total", [], "Stream recordings started", hls.recordingsStarted)
@@ -120,6 +130,15 @@ public struct EngineCounters: Sendable, Codable {
     public var feedDropped: UInt64 = 0
     /// Viewers of streams published on another worker (fed through a stream feed).
     public var replicaViewers: Int = 0
+    /// ICE-TCP connections open, accepted, refused over the cap, closed unauthenticated (at
+    /// the connect timeout, or over the bytes allowed before a check), and RTP packets
+    /// dropped by full TCP queues.
+    public var tcpConnections: Int = 0
+    public var tcpAccepted: UInt64 = 0
+    public var tcpRefused: UInt64 = 0
+    public var tcpTimedOut: UInt64 = 0
+    public var tcpOverLimit: UInt64 = 0
+    public var tcpDropped: UInt64 = 0
 }
 
 extension EngineCounters {
@@ -139,6 +158,12 @@ extension EngineCounters {
             srtpFailures += worker.srtpFailures
             feedDropped += worker.feedDropped
             replicaViewers += worker.replicaViewers
+            tcpConnections += worker.tcpConnections
+            tcpAccepted += worker.tcpAccepted
+            tcpRefused += worker.tcpRefused
+            tcpTimedOut += worker.tcpTimedOut
+            tcpOverLimit += worker.tcpOverLimit
+            tcpDropped += worker.tcpDropped
         }
     }
 }

@@ -54,6 +54,11 @@ public final class UDPMediaSocket: @unchecked Sendable {
         channel = try await bootstrap.withBoundSocket(fd).get()
     }
 
+    /// Closes the socket of a start that failed before ``start`` ran.
+    func closeUnstarted() {
+        if channel == nil { Glibc.close(fd) }
+    }
+
     public func close() async {
         if let channel {
             try? await channel.close()
@@ -62,7 +67,7 @@ public final class UDPMediaSocket: @unchecked Sendable {
         }
     }
 
-    private static func boundPort(_ fd: Int32) -> Int {
+    static func boundPort(_ fd: Int32) -> Int {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let ok = withUnsafeMutablePointer(to: &storage) {

@@ -175,7 +175,7 @@ final class LoadEngine {
                 viewer.nextReceiverReport = BenchClock.monotonic() + UInt64(settings.receiverReportInterval * 1e9)
             case .closed(let reason):
                 viewer.phase = .failed("\(reason)")
-            case .selected, .rtp, .rtcp:
+            case .selected, .validated, .rtp, .rtcp:
                 break
             }
         }
