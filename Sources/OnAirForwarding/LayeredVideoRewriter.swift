@@ -101,6 +101,14 @@ public struct LayeredVideoRewriter: Sendable {
         _ = pause()
     }
 
+    /// Stops forwarding the current layer until the target's next keyframe, the numbers
+    /// running on from there without a gap: the viewer's TCP queue is full, and a frame
+    /// dropped leaves every frame after it undecodable until a keyframe.
+    public mutating func restartAtKeyframe() {
+        guard current != nil, target != nil else { return }
+        _ = pause()
+    }
+
     /// Stops forwarding video (the estimate is below the lowest layer); audio goes on.
     private mutating func pause() -> (sequence: UInt16, timestamp: UInt32)? {
         let afresh = target == nil && skipAfterPause > 0

@@ -67,13 +67,46 @@ RECORD_PEER_CONNECTIONS = """
 """
 
 # Run before a page's own scripts: every frame the page's first <video> presents
-# (requestVideoFrameCallback) as [wall seconds, width, height] in window.__onairFrames, for
-# judging frame rate, freezes and sizes as a viewer sees them (Tab.presented_frames). A
+# (requestVideoFrameCallback) as [wall seconds, width, height, capture ms] in
+# window.__onairFrames, for judging frame rate, freezes, sizes and glass-to-glass latency as a
+# viewer sees them (Tab.presented_frames). A
 # watchdog starts a new callback chain when the old one stopped (the element's stream was
 # replaced); presentedFrames keeps a frame from being counted twice.
 RECORD_VIDEO_FRAMES = """
 (() => {
   window.__onairFrames = [];
+  // The test pattern's wall-clock barcode (testpattern.py: 2 rows x 32 cells at the top, each
+  // W/32 x H/24; 48-bit Unix ms + CRC-16/CCITT-FALSE): the top twelfth of each presented frame
+  // drawn into a 32x2 canvas, one pixel per cell (the browser averages the cell), bit = luma
+  // >= 128. Read in the same callback as the frame is presented: glass-to-glass.
+  const canvas = document.createElement("canvas");
+  canvas.width = 32; canvas.height = 2;
+  const context = canvas.getContext("2d", { willReadFrequently: true });
+  const crc16 = (bytes) => {
+    let crc = 0xFFFF;
+    for (const byte of bytes) {
+      crc ^= byte << 8;
+      for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xFFFF : (crc << 1) & 0xFFFF;
+    }
+    return crc;
+  };
+  const barcode = (video, width, height) => {
+    try {
+      context.drawImage(video, 0, 0, width, height / 12, 0, 0, 32, 2);
+      const pixels = context.getImageData(0, 0, 32, 2).data;
+      const bits = [];
+      for (let i = 0; i < 64; i++) {
+        const p = 4 * i;
+        bits.push(0.299 * pixels[p] + 0.587 * pixels[p + 1] + 0.114 * pixels[p + 2] >= 128 ? 1 : 0);
+      }
+      const bytes = [];
+      for (let b = 0; b < 8; b++) bytes.push(bits.slice(8 * b, 8 * b + 8).reduce((v, bit) => (v << 1) | bit, 0));
+      if (crc16(bytes.slice(0, 6)) !== (bytes[6] << 8 | bytes[7])) return null;
+      return bytes.slice(0, 6).reduce((v, byte) => v * 256 + byte, 0);
+    } catch (e) {
+      return null;
+    }
+  };
   let generation = 0, lastCallback = 0, lastPresented = -1;
   const chain = (video, mine) => {
     const onFrame = (now, meta) => {
@@ -81,7 +114,8 @@ RECORD_VIDEO_FRAMES = """
       lastCallback = performance.now();
       if (meta.presentedFrames > lastPresented) {
         lastPresented = meta.presentedFrames;
-        window.__onairFrames.push([(performance.timeOrigin + meta.presentationTime) / 1000, meta.width, meta.height]);
+        window.__onairFrames.push([(performance.timeOrigin + meta.presentationTime) / 1000, meta.width, meta.height,
+                                   barcode(video, meta.width, meta.height)]);
       }
       video.requestVideoFrameCallback(onFrame);
     };
@@ -252,9 +286,10 @@ class Tab:
           return out;
         }})()""", await_promise=True) or []
 
-    async def presented_frames(self, since: int = 0) -> list[tuple[float, int, int]]:
+    async def presented_frames(self, since: int = 0) -> list[tuple[float, int, int, int | None]]:
         """The frames the page's <video> presented, from index `since` on: (wall seconds,
-        width, height). Needs the page opened with init_script=RECORD_VIDEO_FRAMES."""
+        width, height, capture ms from the test pattern's barcode or None). Needs the page
+        opened with init_script=RECORD_VIDEO_FRAMES."""
         return [tuple(f) for f in await self.json(f"(window.__onairFrames || []).slice({int(since)})") or []]
 
     async def select(self, element_id: str, value: str) -> str:

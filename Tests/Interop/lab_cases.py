@@ -63,6 +63,7 @@ class Case:
     min_fps: float | None = 27.0
     max_freeze_ms: float | None = FREEZE_MS
     max_p50_ms: float | None = None
+    max_p95_ms: float | None = None
     needs_resent: bool = False           # broadcast's retransmitted_packets must be > 0
     simulcast: bool = False              # broadcast --simulcast (f, h, q layers)
     # Simulcast: rids on for >= 70 % of the measurement (broadcast's status lines), and rids on
@@ -92,6 +93,9 @@ class Case:
                                          # (a noisy 1280x720 file) over WHIP, simulcast rids q, h, f
     viewer: str = "aiortc"               # v1: "aiortc" (peers/whep_viewer.py), or "chromium": the
                                          # relay's viewer page /rooms/42 (frames its <video> presents)
+    ice_tcp: bool = False                # v1's network drops every UDP datagram (Lab.block): the
+                                         # Chromium page plays over ICE-TCP (RFC 6544), its path
+                                         # must say "webrtc-tcp" at the end
     below_height: int | None = None      # every frame v1 decodes from judge_from_start on is shorter
                                          # (the relay sends it a lower layer than this)
     # Chromium v1, its inbound-rtp video getStats() once a second from judge_from_start to the
@@ -194,6 +198,21 @@ def _lab_cases() -> list[Case]:
                       "aiortc's jitter buffer seconds behind (a 2.7 s freeze; 1812 ms in CI before the probe "
                       "queue check and the settling after a switch up, 3 of 3 bench runs passed after them)",
          defect_excuses=("fps decoded", "longest freeze")),
+    # ICE-TCP (issue 26): v1's network drops UDP, the page plays over the relay's passive TCP
+    # candidate. The kernel retransmits, so a slow link shows as a growing send queue, never
+    # as loss: the relay holds ~250 ms of the viewer's media in its queue and drops RTP beyond
+    # it, so the picture stays live. The test pattern (barcodes: glass-to-glass).
+    Case("chromium-tcp-1mbit", "Chromium viewer page over ICE-TCP (UDP dropped), downlink tbf 1 Mbit/s, "
+         "test pattern, one layer", source="pattern", viewer="chromium", ice_tcp=True, downlink_kbit=1000,
+         max_p95_ms=500, settle=6, measure=20),
+    Case("chromium-tcp-1mbit-simulcast", "Chromium viewer page over ICE-TCP (UDP dropped), downlink tbf 1 Mbit/s, "
+         "test pattern, broadcast --simulcast", source="pattern", simulcast=True, viewer="chromium", ice_tcp=True,
+         downlink_kbit=1000, max_p95_ms=500, settle=6, measure=20),
+    # Bench only: the pattern's f (~560 kbit/s) does not fit with its audio, h (~420) does,
+    # with little to spare: TCP keeps the tbf's queue full, and the latency shows it.
+    Case("chromium-tcp-600k-simulcast", "Chromium viewer page over ICE-TCP (UDP dropped), downlink tbf 600 kbit/s, "
+         "test pattern, broadcast --simulcast", source="pattern", simulcast=True, viewer="chromium", ice_tcp=True,
+         downlink_kbit=600, below_height=720, settle=6, measure=20, bench_only=True),
     # Bench only: a viewer joining 6 s after the start, when f is at full rate. Before receiver
     # reports steered the estimate at most once per 400 ms, 2 of 5 runs failed (the loss burst of
     # its start on f took the estimate to the floor: paused 14 s); 3 of 3 pass since.
@@ -221,10 +240,10 @@ DIP_BEFORE, DIP_AFTER, DIP_SETTLE = 4.0, 10.0, 6.0
 DIP_TIME_BACK = 2.0                   # s (issue 24)
 DIP_FREEZE_MARGIN = 2.5               # s over the dip
 DIP_AUDIO_GAP_MS = 500
-DIP_STREAMS = {"1layer": ("aiortc", "chromium", "pion"), "simulcast": ("aiortc", "chromium")}
+DIP_STREAMS = {"1layer": ("aiortc", "chromium", "pion", "chromium-tcp"), "simulcast": ("aiortc", "chromium", "chromium-tcp")}
 # test_lab.py's (CI: ~7 min together); the rest of the matrix runs in lab_bench.py
-DIP_CI = {("1layer", 800, 3): ("chromium", "aiortc", "pion"), ("1layer", 300, 10): ("chromium", "aiortc", "pion"),
-          ("simulcast", 800, 3): ("chromium",)}
+DIP_CI = {("1layer", 800, 3): ("chromium", "aiortc", "pion", "chromium-tcp"),
+          ("1layer", 300, 10): ("chromium", "aiortc", "pion"), ("simulcast", 800, 3): ("chromium", "chromium-tcp")}
 
 
 # A target no relay meets in this lab (see the reason): the run is an expected failure
@@ -242,17 +261,20 @@ DIP_KNOWN_DEFECTS = {
 
 
 def dip_case(stream: str, kbit: int, seconds: int, viewer: str) -> Case:
-    """One case of the dip matrix, named dip-<1layer|simulcast>-<kbit>k-<seconds>s-<viewer>."""
+    """One case of the dip matrix, named dip-<1layer|simulcast>-<kbit>k-<seconds>s-<viewer>
+    (viewer "chromium-tcp": Chromium with its UDP dropped, over ICE-TCP)."""
     name = f"dip-{stream}-{kbit}k-{seconds}s-{viewer}"
+    tcp = viewer == "chromium-tcp"
+    viewer = "chromium" if tcp else viewer
     what = "one layer (broadcast, noisy 720p, 2.5 Mbit/s)" if stream == "1layer" else "broadcast --simulcast"
     audio = viewer == "aiortc" and kbit == 300 and seconds == 10
-    return Case(name, f"v1 ({viewer}) downlink no limit -> {kbit} kbit/s for {seconds} s -> no limit, {what}",
-                simulcast=stream == "simulcast", viewer=viewer,
+    return Case(name, f"v1 ({viewer}{' over ICE-TCP' if tcp else ''}) downlink no limit -> {kbit} kbit/s for "
+                f"{seconds} s -> no limit, {what}", simulcast=stream == "simulcast", viewer=viewer, ice_tcp=tcp,
                 downlink_changes=((DIP_BEFORE, kbit), (DIP_BEFORE + seconds, None)),
                 min_fps=None, max_freeze_ms=(seconds + DIP_FREEZE_MARGIN) * 1000, max_time_back_s=DIP_TIME_BACK,
                 max_audio_gap_ms=DIP_AUDIO_GAP_MS if audio else None,
                 settle=DIP_SETTLE, measure=DIP_BEFORE + seconds + DIP_AFTER,
-                bench_only=viewer not in DIP_CI.get((stream, kbit, seconds), ()),
+                bench_only=(f"{viewer}-tcp" if tcp else viewer) not in DIP_CI.get((stream, kbit, seconds), ()),
                 known_defect=DIP_KNOWN_DEFECTS.get(name, (None, None))[0],
                 defect_excuses=DIP_KNOWN_DEFECTS.get(name, (None, None))[1])
 
@@ -467,6 +489,7 @@ class Result:
                                   # switches_up, switches_down (deltas), paused_at_end (None: no /api/streams)
     packets: dict | None = None   # the Pion client (rtp_sniffer.py): rtp_figures() over the measurement
     target: str = "onair"         # the relay: ours, or the Pion reference relay ("pion")
+    path: str | None = None       # Chromium v1: window.onairViewer.path at the end
     elapsed_s: float | None = None  # the whole case: relay start to the judging
 
     def defect_problems(self) -> list[str]:
@@ -492,6 +515,10 @@ class Result:
                        f"({j['freezes']} freezes)")
         if c.max_p50_ms is not None and (j["p50_ms"] is None or j["p50_ms"] > c.max_p50_ms):
             out.append(f"glass-to-glass p50 {j['p50_ms']} ms, target <= {c.max_p50_ms:g} ms")
+        if c.max_p95_ms is not None and (j["p95_ms"] is None or j["p95_ms"] > c.max_p95_ms):
+            out.append(f"glass-to-glass p95 {j['p95_ms']} ms, target <= {c.max_p95_ms:g} ms")
+        if c.ice_tcp and self.path != "webrtc-tcp":
+            out.append(f"v1's page played over {self.path!r}, expected 'webrtc-tcp' (ICE-TCP: its UDP is dropped)")
         if c.needs_resent and not self.stats.get("retransmitted_packets"):
             out.append(f"broadcast resent {self.stats.get('retransmitted_packets')} packets, target > 0")
         for rid in c.mostly_on:
@@ -760,7 +787,8 @@ def session_text(session: dict) -> str:
             f"loss {fmt(g('loss_fraction'), 3)}, rtt {fmt(g('rtt_ms'), 1)} ms, "
             f"switches up {g('switches_up')} down {g('switches_down')}, "
             f"probes ok {g('probes_succeeded')} failed {g('probes_failed')}, padding {g('padding_bytes')} B, "
-            f"paused {fmt(g('paused_seconds'), 1)} s")
+            f"paused {fmt(g('paused_seconds'), 1)} s"
+            + (f", over TCP: restarts at a keyframe {g('transport_restarts')}" if g("transport") == "tcp" else ""))
 
 
 def fmt(value, digits: int = 0) -> str:
@@ -1129,6 +1157,7 @@ class ChromiumViewer:
     def __init__(self, name: str, lab, procs: ProcessGroup, relay, workdir: Path, timeout: float):
         self.name, self.workdir = name, workdir
         self.samples: list[tuple[float, dict]] = []
+        self.path: str | None = None  # window.onairViewer.path when stopped
         self._location: str | None = None
         self._frames: list[Frame] | None = None
         self.runner = None
@@ -1213,7 +1242,9 @@ class ChromiumViewer:
         if self.loop is None:
             return
         try:
-            self._frames = [(t, None, None, int(w), int(h)) for t, w, h in self._run(self.tab.presented_frames(), 15)]
+            self.path = self._run(self.tab.json("window.onairViewer.path"), 5)
+            self._frames = [(t, capture, None, int(w), int(h))
+                            for t, w, h, capture in self._run(self.tab.presented_frames(), 15)]
         finally:
             self.close()
 
@@ -1453,6 +1484,8 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     if target == "pion" and (case.publisher != "broadcast" or case.simulcast or case.needs_resent
                              or case.menu_height is not None):
         raise ValueError(f"{case.name}: the Pion relay forwards one layer from `broadcast` and has no quality menu")
+    if case.ice_tcp and case.viewer != "chromium":
+        raise ValueError(f"{case.name}: ICE-TCP needs the Chromium viewer (aiortc and the Pion client speak UDP only)")
     if case.viewer == "pion" and (case.downlink_loss or case.expect_height or case.restore_height or case.below_height
                                   or case.stats_width or case.menu_height):
         raise ValueError(f"{case.name}: the Pion client neither decodes (no picture sizes) nor sees the downlink's "
@@ -1467,6 +1500,8 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     lab.set_loss("pub", "up", case.uplink_loss)
     lab.set_rate("v1", "down", case.downlink_kbit)
     lab.set_loss("v1", "down", case.downlink_loss)
+    if case.ice_tcp:
+        lab.block("v1", udp=True)
 
     timeout = settle + measure + 120
     if target == "pion":
@@ -1608,6 +1643,7 @@ def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict,
     if case.below_height is not None:
         result.below_off = sum(f[4] is None or f[4] >= case.below_height for f in v1 if judge_from <= f[0] <= end)
     if isinstance(viewers["v1"], ChromiumViewer):
+        result.path = viewers["v1"].path
         result.browser = judge_stats(viewers["v1"].samples, start + case.judge_from_start, first_change,
                                      case.stats_width)
     if menu is not None:

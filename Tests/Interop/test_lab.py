@@ -32,6 +32,14 @@ it; test_chromium_case, marked `chromium`; each run ~30 s):
                     noisy 1280x720 file), the aiortc viewer behind tbf 600 kbit/s, settled 8 s,
                     16 s measured: no frame 720 lines tall, >= 20 fps, no freeze over 1500 ms
 
+Over ICE-TCP (issue 26; v1's network drops every UDP datagram, Case.ice_tcp): the page's
+selected pair is TCP (window.onairViewer.path "webrtc-tcp"); glass-to-glass from the test
+pattern's barcode, read by the page's frame recorder (chromium.RECORD_VIDEO_FRAMES):
+
+  chromium-tcp-1mbit       one layer (the test pattern), tbf 1 Mbit/s: >= 27 fps, no freeze
+                    over 300 ms, glass-to-glass p95 <= 500 ms
+  chromium-tcp-1mbit-simulcast  the same with broadcast --simulcast
+
 Dips of v1's downlink (issue 24, "never worse than none"; test_dip_case, lab_cases.dip_case):
 no limit, then a tbf rate for a few seconds 4 s into the measurement, then no limit again;
 settled 6 s, measured 4 s + the dip + 10 s. Judged as the viewer sees it: the longest freeze
@@ -45,6 +53,9 @@ seconds and layer switches for the viewer (/api/streams/42) are printed.
   dip-1layer-800k-3s-{chromium,aiortc,pion}    one layer (broadcast, noisy 720p 2.5 Mbit/s), 800 kbit/s for 3 s
   dip-1layer-300k-10s-{chromium,aiortc,pion}   one layer, 300 kbit/s for 10 s (aiortc: audio gap <= 500 ms)
   dip-simulcast-800k-3s-chromium               broadcast --simulcast, 800 kbit/s for 3 s
+  dip-1layer-800k-3s-chromium-tcp, dip-simulcast-800k-3s-chromium-tcp   the same over ICE-TCP: the
+                    relay starts no frame while the viewer's queue holds ~250 ms, and
+                    restarts its video at a keyframe once there is room
 
 (pion: ../shared/refpeer's client as the viewer, built once into .build/refpeer, with
 peers/rtp_sniffer.py logging the RTP packets it receives; the rest of the matrix, 1500/800/300

@@ -18,10 +18,15 @@ package protocol DatagramSink: AnyObject {
     /// The session that authenticated `address` ended: its TCP connection closes once what is
     /// queued for it has been sent.
     func releaseTransport(_ address: TransportAddress)
+    /// Whether the queue towards `destination` has room for another frame: false while a TCP
+    /// connection's queue holds more than its budget (about 250 ms of what it carries). UDP
+    /// has no queue of ours: always true.
+    func hasRoom(for destination: DatagramDestination) -> Bool
 }
 
 extension DatagramSink {
     /// UDP only: nothing to do.
     package func transportAuthenticated(_ address: TransportAddress) {}
     package func releaseTransport(_ address: TransportAddress) {}
+    package func hasRoom(for destination: DatagramDestination) -> Bool { true }
 }

@@ -115,7 +115,7 @@ extension MediaPlane {
         for viewer in room.viewers {
             if viewer.selector.probe.wantsQueueMarker(now: now) { sendQueueMarker(to: viewer, stream: stream, now: now) }
             guard let rate = viewer.selector.probe.paddingTarget(now: now), let rtx = viewer.rtx, let video = viewer.video,
-                  let output = ViewerOutput(viewer, sender: sender, now: now) else { continue }
+                  let output = ViewerOutput(viewer, sender: sender, now: now), !output.backlogged else { continue }
             let media = (video.current.map { stream.videoLayers[$0].smoothedBitrate } ?? 0) + stream.audioBitrate
             var budget = (Double(rate) - media) * interval.seconds / 8
             let timestamp = video.rewriter.lastTimestamps?.viewer ?? 0

@@ -27,7 +27,8 @@ extension MediaPlane {
                      pauses: viewer.selector.pauses, pauseReason: viewer.selector.pauseReason?.rawValue,
                      bytesOut: viewer.bytesOut, retransmissions: viewer.retransmissions,
                      retransmissionsGivenUp: viewer.retransmissionsGivenUp, nacksReceived: viewer.nacksReceived,
-                     worker: settings.worker)
+                     worker: settings.worker, transport: viewer.destination.map { $0.address.transport == .tcp ? "tcp" : "udp" },
+                     transportRestarts: viewer.transportRestarts)
     }
 
     /// The room as this worker sees it: a replica (its stream published on another worker)

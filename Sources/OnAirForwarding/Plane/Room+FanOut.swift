@@ -64,6 +64,7 @@ extension Room {
         pendingPackets.withUnsafeBufferPointer { pending in
             for viewer in viewers {
                 guard let output = ViewerOutput(viewer, sender: sender, now: now) else { continue }
+                if viewer.awaitsTransportRoom && !output.backlogged { transportHasRoom(for: viewer) }
                 for index in pending.indices {
                     let item = pending[index]
                     if item.lead > 0, viewer.video?.startsAt(layer: item.layer) == true {
@@ -95,6 +96,29 @@ extension Room {
         }
     }
 
+    /// Whether a video packet goes into a TCP viewer's queue: a frame goes in whole or not at
+    /// all. At a frame's first packet with the queue over its budget, the viewer's video stops
+    /// until there is room and then restarts at a keyframe (``LayeredVideoRewriter/restartAtKeyframe()``):
+    /// a frame dropped makes every later one undecodable, so nothing of them is sent. Over UDP
+    /// the queue is the network's, and loss tells the estimator.
+    @inline(__always)
+    func admitsFrame(of item: PendingPacket, via output: ViewerOutput) -> Bool {
+        let viewer = output.viewer
+        if viewer.awaitsTransportRoom { return false }
+        guard output.backlogged, let video = viewer.video, video.current == item.layer,
+              video.rewriter.lastTimestamps?.source != item.view.timestamp else { return true }
+        viewer.video?.restartAtKeyframe()
+        viewer.awaitsTransportRoom = true
+        viewer.transportRestarts &+= 1
+        return false
+    }
+
+    /// A TCP viewer's queue has room again: its layer's next keyframe is asked for, and starts it.
+    func transportHasRoom(for viewer: ViewerSession) {
+        viewer.awaitsTransportRoom = false
+        if let layer = viewer.video?.target { wantKeyframe(layer: layer, prompt: true) }
+    }
+
     /// Rewrites one packet for one viewer into the sender's next slot, protects it, queues it.
     /// Video goes only to viewers on its layer (or switching to it at this keyframe).
     @inline(__always)
@@ -108,7 +132,7 @@ extension Room {
         var startsLayer = false
         // Optional chaining mutates the rewriters in place (a copy would copy their buffers).
         if item.isVideo {
-            guard viewer.video != nil else { return }
+            guard viewer.video != nil, admitsFrame(of: item, via: output) else { return }
             let layerBefore = viewer.video?.current
             numbers = viewer.video?.map(layer: item.layer, sequence: view.sequence, timestamp: view.timestamp,
                                         startsKeyframe: item.keyframe, now: output.now) {

@@ -37,7 +37,8 @@ extension Room {
         // Paused, to resume afresh: the holes need no answer, and a link too thin for the
         // layer has no room for one.
         guard let stream, let track = viewer.video, !track.resumesAfresh,
-              let output = ViewerOutput(viewer, sender: sender, now: now), let source = track.source(ofViewerSequence: viewerSequence),
+              let output = ViewerOutput(viewer, sender: sender, now: now), !output.backlogged,
+              let source = track.source(ofViewerSequence: viewerSequence),
               stream.videoLayers.indices.contains(source.layer) else { return }
         let layer = source.layer
         // A packet of a layer the viewer has left (it has the new layer's keyframe): not worth

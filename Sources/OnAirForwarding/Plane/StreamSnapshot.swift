@@ -80,6 +80,11 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var nacksReceived: UInt64
         /// The media worker it is on (``media.workers``).
         public var worker: Int
+        /// "udp" or "tcp" (ICE-TCP) once a pair is selected.
+        public var transport: String?
+        /// Over TCP: times its video stopped at a frame because the queue was full, to restart
+        /// at a keyframe once there was room.
+        public var transportRestarts: UInt64
 
         enum CodingKeys: String, CodingKey {
             case sessionID = "session", layer, width, height, targetLayer = "target_layer", paused
@@ -88,6 +93,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
             case probesSucceeded = "probes_succeeded", probesFailed = "probes_failed", paddingBytes = "padding_bytes"
             case pausedSeconds = "paused_seconds", pauses, pauseReason = "pause_reason", bytesOut = "bytes_out", retransmissions
             case retransmissionsGivenUp = "retransmissions_given_up", nacksReceived = "nacks_received", worker
+            case transport, transportRestarts = "transport_restarts"
         }
     }
 

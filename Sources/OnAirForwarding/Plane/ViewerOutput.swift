@@ -9,6 +9,9 @@ package struct ViewerOutput {
     package let destination: DatagramDestination
     package let sender: any DatagramSink
     package let now: MonoTime
+    /// The viewer's TCP queue holds its budget (``DatagramSink/hasRoom(for:)``): no new frame,
+    /// probe or resend goes in. Always false over UDP.
+    package let backlogged: Bool
 
     /// nil while the viewer cannot be sent media (no address yet, no SRTP keys).
     @inline(__always)
@@ -18,6 +21,7 @@ package struct ViewerOutput {
         self.destination = destination
         self.sender = sender
         self.now = now
+        backlogged = destination.address.transport == .tcp && !sender.hasRoom(for: destination)
     }
 
     /// Writes one packet (its header, the viewer's header extensions, the payload and

@@ -31,6 +31,11 @@ package final class ViewerSession: MediaSession {
     /// each one the publisher makes costs every viewer of the stream.
     package var keyframeRequestHeld = false
     package var packetsDropped: UInt64 = 0
+    /// Over TCP: video stopped at a frame's start because the connection's queue was full, and
+    /// waits for room, then for the keyframe asked for then (the frames after a dropped one
+    /// do not decode). ``transportRestarts`` counts the stops.
+    package var awaitsTransportRoom = false
+    package var transportRestarts: UInt64 = 0
     package var paddingPackets: UInt64 = 0
     package var paddingBytes: UInt64 = 0
     /// Time spent with video paused (``PauseGate``), by why.

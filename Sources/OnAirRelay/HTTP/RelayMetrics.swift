@@ -85,7 +85,7 @@ final class RelayMetrics: Sendable {
                 "ICE-TCP connections closed before a STUN check passed", engine.tcpTimedOut)
         counter("onair_tcp_connections_unauthenticated_total", [("cause", "too_many_bytes")],
                 "ICE-TCP connections closed before a STUN check passed", engine.tcpOverLimit)
-        counter("onair_tcp_rtp_dropped_total", [], "RTP packets dropped because a TCP viewer's queue held its limit",
+        counter("onair_tcp_packets_dropped_total", [], "Packets dropped because a TCP connection's queue was at its hard limit",
                 engine.tcpDropped)
         if let hls {
             gauge("onair_hls_waiting_requests", "Blocking playlist and hinted part requests held", Double(hls.waitingRequests))

@@ -18,7 +18,7 @@ final class MediaTransports: DatagramSink, @unchecked Sendable {
     private var slot = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     /// TCP connections accepted, refused (over the cap), closed unauthenticated at the connect
-    /// timeout or for sending too much, and RTP packets dropped by full queues.
+    /// timeout or for sending too much, and packets dropped by queues at their hard limit.
     private(set) var tcpAccepted: UInt64 = 0
     private(set) var tcpRefused: UInt64 = 0
     var tcpTimedOut: UInt64 = 0
@@ -72,6 +72,10 @@ final class MediaTransports: DatagramSink, @unchecked Sendable {
 
     func releaseTransport(_ address: TransportAddress) {
         connections[address]?.closeWhenSent()
+    }
+
+    func hasRoom(for destination: DatagramDestination) -> Bool {
+        connections[destination.address]?.hasRoom ?? true
     }
 
     private func enqueue(_ packet: UnsafeRawBufferPointer, to address: TransportAddress) {

@@ -11,11 +11,12 @@ import OnAirWire
 /// and must pass a STUN check within the connect timeout, or it is closed.
 ///
 /// Outgoing packets wait in a queue of ours until the kernel has room: the kernel keeps
-/// little unsent (`TCP_NOTSENT_LOWAT`), so the queue is where a slow link shows. It holds
-/// about ``TCPMediaLimits/queueSeconds`` of what the session sends; RTP beyond that is dropped
-/// as a full router queue drops it, so the session's bandwidth estimate (delay and loss in its
-/// transport-cc feedback) and layer choice work as on UDP, and the kernel's retransmissions
-/// never turn into seconds of latency. STUN, DTLS and RTCP are kept up to a hard limit.
+/// little unsent (`TCP_NOTSENT_LOWAT`), so the queue is where a slow link shows. Its budget is
+/// about ``TCPMediaLimits/queueSeconds`` of what the session sends: over it, the plane starts
+/// no new video frame (``hasRoom``; the kernel retransmits, so a slow link shows as this queue,
+/// never as loss, and its seconds would be latency), and the viewer's video restarts at a
+/// keyframe once there is room. Anything queued is sent; only past a hard limit is a packet
+/// dropped.
 final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
     // @unchecked: used only on its worker's event loop.
     typealias InboundIn = ByteBuffer
@@ -42,7 +43,7 @@ final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
     private var offeredBytes = 0
     private var offeredRate = 0.0
     private var lastReading = MonoTime.zero
-    /// Bytes the queue may hold before RTP is dropped.
+    /// Bytes the queue may hold before no new frame goes in.
     private var budget: Int
     private(set) var droppedPackets: UInt64 = 0
     private(set) var sentBytes: UInt64 = 0
@@ -122,15 +123,13 @@ final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
     func enqueue(_ packet: UnsafeRawBufferPointer) -> Bool {
         guard context != nil, !closing, packet.count <= 65_535 else { return false }
         let isRTP = DatagramKind.classify(packet) == .rtp
-        let queued = queue.readableBytes + 2 + packet.count
-        if isRTP && authenticated {
-            offeredBytes &+= packet.count
-            guard queued <= budget else { droppedPackets &+= 1; return false }
-        } else if isRTP || queued > (authenticated ? limits.hardQueueBytes : limits.writeChunkBytes) {
-            // Before its check passed, a connection gets STUN answers only.
+        // Before its check passed, a connection gets STUN answers only.
+        guard authenticated || !isRTP,
+              queue.readableBytes + 2 + packet.count <= (authenticated ? limits.hardQueueBytes : limits.writeChunkBytes) else {
             droppedPackets &+= 1
             return false
         }
+        if isRTP { offeredBytes &+= packet.count }
         let (high, low) = RFC4571Deframer.header(length: packet.count)
         queue.writeInteger(UInt16(high) << 8 | UInt16(low))
         queue.writeBytes(packet)
@@ -170,12 +169,18 @@ final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
         context?.close(promise: nil)
     }
 
-    /// Updates the queue's budget from the rate RTP was offered at (every ~0.5 s).
+    /// Whether a new frame may go in: the queue is within budget (the channel holds at most
+    /// one chunk more: it is given one only when it has nothing left).
+    var hasRoom: Bool { queue.readableBytes <= budget }
+
+    /// Updates the queue's budget from the rate RTP was offered at (every ~0.5 s). The rate
+    /// falls slowly (a tenth per reading): while video waits for room only audio is offered,
+    /// and the budget must stay that of the video it waits to send.
     func updateBudget(now: MonoTime) {
         let elapsed = (now - lastReading).seconds
         guard elapsed >= 0.5 else { return }
         let rate = Double(offeredBytes) / elapsed
-        offeredRate = lastReading == .zero ? rate : 0.5 * offeredRate + 0.5 * rate
+        offeredRate = lastReading == .zero ? rate : max(0.5 * offeredRate + 0.5 * rate, 0.9 * offeredRate)
         offeredBytes = 0
         lastReading = now
         budget = min(limits.hardQueueBytes, max(limits.minimumQueueBytes, Int(offeredRate * limits.queueSeconds)))
