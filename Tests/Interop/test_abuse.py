@@ -14,6 +14,11 @@ Then, one test each, in this order:
    servers keep answering /healthz, and close every one of them once
    `http.request_head_timeout_seconds` (10 s) has passed, none before. The second round may
    not take more memory than the first.
+1b. `test_media_tcp_horde` - MEDIA_HORDE TCP connections to the relay's ICE-TCP ports (RFC 6544:
+   one per media worker), spread over the workers, that never send a STUN check: the viewer
+   plays on, and the relay closes every one of them once `limits.connect_timeout_seconds`
+   (15 s) has passed, none before (onair_tcp_connections_unauthenticated_total{cause="timeout"}
+   counts them).
 2. `test_megabyte_header` - a 1 MB header (one field, and 16,000 small fields) on a garbage path
    and on a real route of each server (the chat's WebSocket upgrade): a 4xx (431 or 400) or a
    closed connection within HEADER_ANSWER_SECONDS; never a connection left hanging.
@@ -79,6 +84,9 @@ HORDE_SLOW = 1000
 HOLD_SECONDS = 20.0        # at most, after the last connection is up (a round ends once all are closed)
 TRICKLE_INTERVAL = 0.5     # one more header byte per slowloris connection this often
 HEAD_TIMEOUT = 10.0        # http.request_head_timeout_seconds, the default of both servers
+# 1b. silent connections to the ICE-TCP ports
+MEDIA_HORDE = 2000
+CONNECT_TIMEOUT = 15.0     # limits.connect_timeout_seconds, the relay's default
 # 2. 1 MB headers
 HEADER_BYTES = 1 << 20
 HEADER_ANSWER_SECONDS = 10.0  # longer without an answer or a close = the server hangs the connection
@@ -528,6 +536,61 @@ def test_idle_and_slowloris_connections(scene):
         growth = second["rss"][name][1] - first["rss"][name][1]
         assert growth <= RSS_REPEAT_GROWTH_KB, \
             f"{name} RSS peaked {growth / 1024:.0f} MB higher in the second horde than in the first (a leak per connection?)"
+
+
+# -- 1b. silent connections to the ICE-TCP ports ------------------------------------------------
+
+def relay_metrics(scene: Scene) -> dict[str, float]:
+    connection = http.client.HTTPConnection("127.0.0.1", scene.relay.http_port, timeout=5)
+    try:
+        connection.request("GET", "/metrics")
+        text = connection.getresponse().read().decode()
+    finally:
+        connection.close()
+    return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+            if line and not line.startswith("#")}
+
+
+def test_media_tcp_horde(scene):
+    ensure_baseline(scene)
+    before = relay_metrics(scene)
+    workers = sum(1 for name in before if name.startswith("onair_worker_sessions{"))
+    assert workers >= 1, "the relay's /metrics lists no media worker"
+    # Worker i's ICE-TCP port is ONAIR_UDP_PORT + i (media.tcp_port defaults to the UDP ports).
+    ports = [scene.relay.udp_port + i for i in range(workers)]
+    hordes = {f"media TCP {port}": Horde(port, MEDIA_HORDE // workers, 0) for port in ports}
+    t0 = time.time()
+    try:
+        for horde in hordes.values():
+            horde.connect_all()
+        end = time.monotonic() + CONNECT_TIMEOUT + 5
+        while time.monotonic() < end and any(horde.open for horde in hordes.values()):
+            for horde in hordes.values():
+                horde.poll()
+            time.sleep(0.5)
+        for horde in hordes.values():
+            horde.poll()
+        t1 = time.time()
+        held = {name: horde.held_states() for name, horde in hordes.items()}
+        summary = "; ".join(f"{name}: {horde.summary()}" for name, horde in hordes.items())
+    finally:
+        for horde in hordes.values():
+            horde.close_all()
+    after = relay_metrics(scene)
+    timed_out = (after.get('onair_tcp_connections_unauthenticated_total{cause="timeout"}', 0)
+                 - before.get('onair_tcp_connections_unauthenticated_total{cause="timeout"}', 0))
+    judge(scene, "ICE-TCP horde", t0, t1, f"{summary}; {timed_out:.0f} closed at the connect timeout by the relay's count")
+    established = sum(horde.established for horde in hordes.values())
+    assert established >= 0.95 * MEDIA_HORDE, f"only {established} of {MEDIA_HORDE} connections to the ICE-TCP ports " \
+        f"were established: {summary}"
+    for name, horde in hordes.items():
+        assert not any(horde.answered.values()), f"{name} sent bytes to a connection that sent none: {horde.answered}"
+        assert not held[name], f"{name} still holds connections that never authenticated {CONNECT_TIMEOUT + 5:.0f} s " \
+                               f"after the last one connected: {held[name]}"
+        early = [t for t in horde.closed["idle"] if t < CONNECT_TIMEOUT - 0.5]
+        assert not early, f"{name} closed {len(early)} of them before its {CONNECT_TIMEOUT:.0f} s connect timeout"
+    assert timed_out >= established, f"the relay counts {timed_out:.0f} connections closed at the connect timeout, " \
+                                     f"{established} were made"
 
 
 # -- 2. a 1 MB header -----------------------------------------------------------------------

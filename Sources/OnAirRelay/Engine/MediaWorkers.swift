@@ -37,6 +37,7 @@ public final class MediaWorkers: Sendable {
     public init(config: RelayConfig, certificate: DTLSCertificate, hls: HLSService, logger: Logger,
                 group lent: (any EventLoopGroup)? = nil) throws {
         let count = config.media.workerCount
+        if config.media.iceTCP { OpenFileLimit.raiseToHardLimit() }
         ownGroup = lent == nil ? MultiThreadedEventLoopGroup(numberOfThreads: count) : nil
         let group: any EventLoopGroup = lent ?? ownGroup!
         var sockets: [UDPMediaSocket] = []
