@@ -40,13 +40,13 @@ public final class BroadcastDoctor: @unchecked Sendable {
         }
         // 3-5. Auth, answer headers, codec agreement.
         let pipeline: MediaPipeline
-        let socket: UDPSocket
+        let socket: MediaSocket
         do {
             var settings = BroadcastSettings(room: "doctor", whipURL: whipURL, token: token, size: (640, 360), framesPerSecond: 15,
                                              videoBitrate: 500_000)
             settings.gop = 300
             pipeline = try MediaSetup.pipeline(settings)
-            socket = try UDPSocket()
+            socket = try MediaSocket()
         } catch {
             report(false, "local media setup", error.description)
             return finish()

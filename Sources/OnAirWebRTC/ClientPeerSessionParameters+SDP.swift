@@ -65,6 +65,19 @@ extension ClientPeerSessionParameters {
                   remoteCandidates: addresses, certificate: certificate, remoteFingerprint: peerFingerprint, dtlsRole: role)
     }
 
+    /// Passive TCP candidates (RFC 6544 §4.5) of component 1 with literal addresses, highest
+    /// priority first: where an active ICE-TCP client connects.
+    public static func passiveTCPAddresses(_ candidates: [ICECandidate]) -> [TransportAddress] {
+        var seen: [TransportAddress] = []
+        for candidate in candidates.sorted(by: { $0.priority > $1.priority })
+        where !candidate.isUDP && candidate.tcpType == "passive" && candidate.component == 1 {
+            guard let address = TransportAddress(host: candidate.address, port: candidate.port, transport: .tcp),
+                  !seen.contains(address) else { continue }
+            seen.append(address)
+        }
+        return seen
+    }
+
     /// UDP candidates of component 1 with literal addresses, highest priority first (RFC 8445
     /// §6.1.2.6 orders checks by pair priority; with one local candidate that is theirs).
     static func udpAddresses(_ candidates: [ICECandidate]) -> [TransportAddress] {

@@ -57,6 +57,8 @@ class Case:
                                        # "pattern": 1280x720 test pattern (~600 kbit/s; barcodes)
     uplink_kbit: float | None = None   # publisher uplink rate limit (tbf) from the start
     uplink_loss: float = 0.0           # publisher uplink random loss, percent
+    uplink_tcp: bool = False           # the publisher's network drops every UDP datagram (Lab.block):
+                                       # broadcast goes live over ICE-TCP, its --stats-json path "tcp"
     change_to_kbit: float | None = None  # the uplink rate changes to this ...
     change_at: float = 10.0              # ... this many seconds into the measurement
     judge_after: float = 0.0             # targets apply from this long after the change
@@ -152,6 +154,12 @@ def _lab_cases() -> list[Case]:
     return [
     Case("clean", "clean links (baseline)", source="pattern"),
     Case("uplink-1mbit", "publisher uplink tbf 1 Mbit/s", uplink_kbit=1000, max_p50_ms=250),
+    # ICE-TCP (issue 26): the publisher's network drops UDP; broadcast connects to the relay's
+    # passive TCP candidate. Over TCP a thin uplink shows as delay, never loss.
+    Case("uplink-tcp", "publisher's UDP dropped: broadcast over ICE-TCP, test pattern", source="pattern",
+         uplink_tcp=True, min_fps=28),
+    Case("uplink-tcp-1mbit", "publisher's UDP dropped, uplink tbf 1 Mbit/s: broadcast over ICE-TCP",
+         uplink_tcp=True, uplink_kbit=1000, max_p95_ms=500),
     Case("uplink-loss5", "publisher uplink 5 % random loss", uplink_loss=5, min_fps=28, needs_resent=True),
     Case("uplink-drop", "publisher uplink 2.5 -> 0.8 Mbit/s mid-stream", uplink_kbit=2500,
          change_to_kbit=800, change_at=10, judge_after=5, min_fps=None),
@@ -517,6 +525,8 @@ class Result:
             out.append(f"glass-to-glass p50 {j['p50_ms']} ms, target <= {c.max_p50_ms:g} ms")
         if c.max_p95_ms is not None and (j["p95_ms"] is None or j["p95_ms"] > c.max_p95_ms):
             out.append(f"glass-to-glass p95 {j['p95_ms']} ms, target <= {c.max_p95_ms:g} ms")
+        if c.uplink_tcp and self.stats.get("path") != "tcp":
+            out.append(f"broadcast's path was {self.stats.get('path')!r}, expected 'tcp' (ICE-TCP: its UDP is dropped)")
         if c.ice_tcp and self.path != "webrtc-tcp":
             out.append(f"v1's page played over {self.path!r}, expected 'webrtc-tcp' (ICE-TCP: its UDP is dropped)")
         if c.needs_resent and not self.stats.get("retransmitted_packets"):
@@ -1502,6 +1512,8 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     lab.set_loss("v1", "down", case.downlink_loss)
     if case.ice_tcp:
         lab.block("v1", udp=True)
+    if case.uplink_tcp:
+        lab.block("pub", udp=True)
 
     timeout = settle + measure + 120
     if target == "pion":

@@ -6,6 +6,10 @@ decoded size, glass-to-glass latency). The cases and their targets live in lab_c
 
   clean             >= 27 fps, no freeze over 300 ms (baseline; figures printed)
   uplink-1mbit      tbf 1 Mbit/s: >= 27 fps, no freeze over 300 ms, glass-to-glass p50 <= 250 ms
+  uplink-tcp        the publisher's network drops UDP: broadcast goes live over ICE-TCP (its
+                    --stats-json path "tcp"), >= 28 fps, no freeze over 300 ms
+  uplink-tcp-1mbit  the same behind tbf 1 Mbit/s: >= 27 fps, no freeze over 300 ms, glass-to-glass
+                    p95 <= 500 ms
   uplink-loss5      5 % random loss: >= 28 fps, no freeze over 300 ms, broadcast resent > 0 packets
   uplink-drop       2.5 -> 0.8 Mbit/s mid-stream: no freeze over 300 ms from 5 s after the drop
   uplink-1mbit-simulcast  --simulcast, tbf 1 Mbit/s: h and q on >= 70 %, f <= 30 % of the time

@@ -75,7 +75,7 @@ extension BroadcastEngine {
             "keyframe_requests": statistics.keyframeRequests, "reconnects": statistics.reconnects,
             "skipped_frames": statistics.skippedFrames, "dropped_frames": statistics.droppedFrames,
             "retransmissions_declined": statistics.retransmissionsDeclined, "exit_reason": exitReason,
-            "target_bitrate": statistics.targetBitrate,
+            "target_bitrate": statistics.targetBitrate, "path": statistics.path ?? NSNull(),
         ]
         if let pipeline {
             object["width"] = pipeline.encoder.settings.width

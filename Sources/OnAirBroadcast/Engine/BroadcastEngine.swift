@@ -123,7 +123,7 @@ public final class BroadcastEngine: @unchecked Sendable {
 
     /// One WHIP session: offer, answer, ICE + DTLS, media until it ends, then DELETE.
     private func publishOnce(certificate: DTLSCertificate) async throws(BroadcastError) -> SessionEnd {
-        let socket = try UDPSocket()
+        let socket = try MediaSocket()
         let host = URL(string: settings.whipURL)?.host ?? "127.0.0.1"
         let level = H264Level(levelIDC: UInt8(pipeline.encoder.settings.levelIDC)) ?? .level3_1
         let offer = PublishOffer(port: socket.localPort, endpointHost: host, certificate: certificate,
@@ -156,7 +156,7 @@ public final class BroadcastEngine: @unchecked Sendable {
         return end
     }
 
-    static func connect(offer: PublishOffer, answer: String, socket: UDPSocket, level: H264Level,
+    static func connect(offer: PublishOffer, answer: String, socket: MediaSocket, level: H264Level,
                         layerRIDs: [String] = [""]) throws(BroadcastError) -> PublishingConnection {
         let negotiated: NegotiatedSession
         do {
@@ -172,10 +172,12 @@ public final class BroadcastEngine: @unchecked Sendable {
         do {
             var parameters = try ClientPeerSessionParameters(negotiated: negotiated, localUfrag: offer.ufrag,
                                                              localPassword: offer.password, certificate: offer.certificate)
-            // Our socket is IPv4.
+            // ICE-TCP (RFC 6544): the relay's passive TCP candidates after the UDP ones (lower
+            // priority), so UDP is nominated wherever it gets through. Our sockets are IPv4.
+            parameters.remoteCandidates += ClientPeerSessionParameters.passiveTCPAddresses(negotiated.remoteCandidates)
             parameters.remoteCandidates = parameters.remoteCandidates.filter(\.isIPv4)
             guard !parameters.remoteCandidates.isEmpty else {
-                throw BroadcastError(.rejected, "the WHIP answer has no IPv4 UDP candidate")
+                throw BroadcastError(.rejected, "the WHIP answer has no IPv4 UDP or TCP candidate")
             }
             let session = try ClientPeerSession(parameters, now: MonoTime.now())
             return try PublishingConnection(session: session, socket: socket, negotiated: negotiated, ssrcs: offer.ssrcs,

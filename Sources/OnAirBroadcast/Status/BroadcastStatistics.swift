@@ -18,6 +18,8 @@ struct BroadcastStatistics {
     var lossFraction: Double?
     var jitter: Double?
     var roundTripTime: Double?
+    /// The transport of the selected ICE pair: "udp", or "tcp" (ICE-TCP, RFC 6544).
+    var path: String?
     var cumulativeLost: Int64 = 0
     var targetBitrate = 0
     /// Simulcast: the layers sending now ("f h q"); nil without simulcast.

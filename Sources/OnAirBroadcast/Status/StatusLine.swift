@@ -49,6 +49,7 @@ struct StatusLine {
                      String(format: "%.1f fps", framesPerSecond),
                      String(format: "%.0f kbit/s (target %d)", kilobitsPerSecond, stats.targetBitrate / 1000)]
         if let layers = stats.layers { parts.append("layers \(layers.isEmpty ? "-" : layers)") }
+        parts.append("path \(stats.path ?? "-")")
         parts.append(stats.roundTripTime.map { String(format: "rtt %.0f ms", $0 * 1000) } ?? "rtt -")
         parts.append(stats.lossFraction.map { String(format: "loss %.1f%%", $0 * 100) } ?? "loss -")
         parts.append(stats.jitter.map { String(format: "jitter %.1f ms", $0 * 1000) } ?? "jitter -")

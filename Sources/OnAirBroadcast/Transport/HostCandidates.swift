@@ -8,13 +8,21 @@ import OnAirSDP
 enum HostCandidates {
     static func candidates(port: UInt16, endpointHost: String) -> [ICECandidate] {
         let addresses = isLoopback(endpointHost) ? ["127.0.0.1"] : interfaceAddresses()
-        return addresses.enumerated().map { index, address in
+        let udp = addresses.enumerated().map { index, address in
             // RFC 8445 §5.1.2.1 priority for host candidates: type preference 126, local
             // preference falling with the interface order, component 1.
             let priority = UInt32(126) << 24 | UInt32(65_535 - index) << 8 | 255
             return ICECandidate(foundation: String(index + 1), component: 1, transport: "udp", priority: priority,
                                 address: address, port: port, type: .host)
         }
+        // An active ICE-TCP candidate each (RFC 6544 §4.5: port 9, we connect out): local
+        // preference 6 x 2^13 (active host, §4.2), below every UDP one.
+        let tcp = addresses.enumerated().map { index, address in
+            ICECandidate(foundation: String(addresses.count + index + 1), component: 1, transport: "tcp",
+                         priority: UInt32(126) << 24 | UInt32(6 << 13 | (8_191 - index)) << 8 | 255,
+                         address: address, port: 9, type: .host, tcpType: "active")
+        }
+        return udp + tcp
     }
 
     static func isLoopback(_ host: String) -> Bool {

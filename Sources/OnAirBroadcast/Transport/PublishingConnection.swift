@@ -16,7 +16,7 @@ import OnAirWire
 /// packetizer behind it, SRTP applied in place.
 final class PublishingConnection {
     let session: ClientPeerSession
-    let socket: UDPSocket
+    let socket: MediaSocket
     /// The best video encoding the answer accepted (the only one without simulcast).
     let video: RTPStreamSender
     /// RFC 4588 retransmission stream of ``video`` when negotiated: SSRC, payload type, and its
@@ -44,7 +44,7 @@ final class PublishingConnection {
     private(set) var lastHeard = MonoTime.now()
 
     /// - Parameter layerRIDs: the pipeline's layers, best first ([""] without simulcast).
-    init(session: ClientPeerSession, socket: UDPSocket, negotiated: NegotiatedSession, ssrcs: LocalSSRCs,
+    init(session: ClientPeerSession, socket: MediaSocket, negotiated: NegotiatedSession, ssrcs: LocalSSRCs,
          layerRIDs: [String] = [""]) throws(BroadcastError) {
         self.session = session
         self.socket = socket
