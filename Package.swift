@@ -115,7 +115,7 @@ let package = Package(
         .target(name: "OnAirRelay",
                 dependencies: [
                     "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
-                    "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding", "OnAirPostgres",
+                    "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding", "OnAirPostgres", "OnAirCrypto",
                     .product(name: "PostgresNIO", package: "postgres-nio"),
                     .product(name: "GRDB", package: "GRDB.swift"),
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -10,6 +10,10 @@ APT_PACKAGES=(
   libx264-dev libopus-dev libsrtp2-dev
   ffmpeg chromium chromium-driver iproute2 nftables ethtool python3-venv curl postgresql
   golang-go golang-github-pion-webrtc.v3-dev
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 gir1.2-gst-plugins-bad-1.0 gir1.2-nice-0.1
+  gstreamer1.0-nice gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  gstreamer1.0-plugins-ugly gstreamer1.0-libav
+  coturn
 )
 
 missing=()
@@ -26,6 +30,10 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [[ " ${missing[*]} " == *" coturn "* ]] && [ -d /run/systemd/system ]; then
+    # Tests start their own turnserver as a plain process (Tests/Interop/coturn.py): no service.
+    systemctl disable --now coturn >/dev/null 2>&1 || true
+  fi
 fi
 
 VENV=.venv-interop

@@ -33,6 +33,9 @@ public struct RelayServer: Sendable {
         let workers = try MediaWorkers(config: config, certificate: certificate, hls: hls, logger: logger)
         try await workers.start(lifecycleObserver: webhooks.observer)  // webhooks: before any session can connect
         logger.info("media workers: \(workers.engines.count), UDP ports \(workers.udpPorts.map(String.init).joined(separator: ", "))")
+        if config.turn.enabled {
+            logger.info("TURN: credentials good for \(config.turn.ttlSeconds) s minted per request for \(config.turn.urls.joined(separator: ", "))")
+        }
 
         if config.publishToken(for: "any") == nil && config.rooms.isEmpty && !isLoopback(config.http.host) {
             logger.warning("publishing is open to anyone who can reach \(config.http.host): set auth.publish_token")

@@ -83,6 +83,7 @@ struct CheckConfig: AsyncParsableCommand {
         if redacted.auth.publishToken != nil { redacted.auth.publishToken = "(set)" }
         if redacted.auth.viewerToken != nil { redacted.auth.viewerToken = "(set)" }
         if redacted.auth.adminToken != nil { redacted.auth.adminToken = "(set)" }
+        if redacted.turn.secret != nil { redacted.turn.secret = "(set)" }
         for key in redacted.rooms.keys {
             if redacted.rooms[key]?.publishToken != nil { redacted.rooms[key]?.publishToken = "(set)" }
             if redacted.rooms[key]?.viewerToken != nil { redacted.rooms[key]?.viewerToken = "(set)" }

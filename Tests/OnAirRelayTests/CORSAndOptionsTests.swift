@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -91,6 +92,41 @@ struct CORSAndOptionsTests {
             #expect(links.contains { $0.hasPrefix("<turn:turn.example.org>") && $0.contains("username=\"u\"") && $0.contains("credential=\"p\"") })
             let created = try await client.publish()
             #expect(created.response.headers[values: Self.link].count == 2)
+        }
+    }
+
+    @Test("TURN REST credentials (turn: section) are minted per request for the path's room, next to ice_servers, on OPTIONS and 201")
+    func turnCredentialLinks() async throws {
+        try await withRelay({ config in
+            config.iceServers = [RelayConfig.ICEServer(url: "stun:stun.example.org:3478")]
+            config.turn.urls = ["turn:turn.example.org:3478?transport=udp"]
+            config.turn.secret = "onair-test-secret"
+            config.turn.ttlSeconds = 600
+        }) { _, client in
+            /// The TURN link's username and credential; checks the password against the secret.
+            func turnLink(_ links: [String], room: String) throws -> (expiry: Int, username: String) {
+                #expect(links.count == 2 && links[0] == "<stun:stun.example.org:3478>; rel=\"ice-server\"", "\(links)")
+                let link = try #require(links.first { $0.hasPrefix("<turn:turn.example.org:3478?transport=udp>; rel=\"ice-server\"") })
+                let username = try #require(link.firstMatch(of: /username="([^"]*)"/)?.1)
+                let credential = try #require(link.firstMatch(of: /credential="([^"]*)"/)?.1)
+                let expiry = try #require(Int(username.prefix { $0 != ":" }))
+                #expect(username == "\(expiry):\(room)")
+                #expect(String(credential) == TURNCredentials(secret: "onair-test-secret", user: room, expiry: expiry).password)
+                let ahead = expiry - Int(Date().timeIntervalSince1970)
+                #expect((595...601).contains(ahead), "expiry \(ahead) s ahead, expected ~600")
+                return (expiry, String(username))
+            }
+            let options = try await client.execute(uri: "/whep/42", method: .options)
+            _ = try turnLink(options.headers[values: Self.link], room: "42")
+            let other = try await client.execute(uri: "/whip/room-7", method: .options)
+            _ = try turnLink(other.headers[values: Self.link], room: "room-7")
+            let published = try await client.publish()
+            _ = try turnLink(published.response.headers[values: Self.link], room: "42")
+            let watched = try await client.watch()
+            _ = try turnLink(watched.response.headers[values: Self.link], room: "42")
+            // Session resources name no ICE servers.
+            let session = try await client.execute(uri: watched.location, method: .options)
+            #expect(session.headers[values: Self.link].isEmpty)
         }
     }
 }

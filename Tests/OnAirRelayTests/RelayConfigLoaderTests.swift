@@ -154,6 +154,8 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
             "ONAIR_MEDIA_WORKERS": "3",
             "ONAIR_ADVERTISED_ADDRESSES": " 192.0.2.1, 192.0.2.2 ,,",
             "ONAIR_CONSENT_TIMEOUT": "2.5",
+            "ONAIR_VIEWER_CONSENT_TIMEOUT": "20",
+            "ONAIR_TCP_PORT": "11000",
             "ONAIR_PUBLISH_TOKEN": "p",
             "ONAIR_VIEWER_TOKEN": "v",
             "ONAIR_ADMIN_TOKEN": "a",
@@ -164,7 +166,8 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
         #expect(config.http.host == "0.0.0.0" && config.http.port == 9000 && config.http.publicURL == "https://x.example")
         #expect(config.media.bind == "0.0.0.0" && config.media.udpPort == 0 && config.media.workers == 3)
         #expect(config.media.advertisedAddresses == ["192.0.2.1", "192.0.2.2"])
-        #expect(config.media.consentTimeoutSeconds == 2.5)
+        #expect(config.media.consentTimeoutSeconds == 2.5 && config.media.viewerConsentTimeoutSeconds == 20)
+        #expect(config.media.tcpPort == 11000 && config.media.tcpPort(worker: 2) == 11002)
         #expect(config.auth.publishToken == "p" && config.auth.viewerToken == "v" && config.auth.adminToken == "a")
         #expect(config.iceServers.map(\.url) == ["stun:s.example:3478", "turn:t.example"])
         #expect(config.limits.maxSessions == 12 && config.limits.maxMediaLoad == 1)
@@ -191,6 +194,9 @@ struct RelayConfigLoaderTests: RelayConfigTesting {
         ("media:\n  udp_port: 70000\n", "media.udp_port"),
         ("media:\n  udp_port: -5\n", "media.udp_port"),
         ("media:\n  consent_timeout_seconds: 0\n", "consent_timeout_seconds"),
+        ("media:\n  viewer_consent_timeout_seconds: 0\n", "viewer_consent_timeout_seconds"),
+        ("media:\n  tcp_port: 70000\n", "media.tcp_port"),
+        ("media:\n  tcp_max_connections: 0\n", "tcp_max_connections"),
         ("limits:\n  max_body_bytes: 10\n", "max_body_bytes"),
         ("limits:\n  max_media_load: 0\n", "max_media_load"),
         ("limits:\n  max_media_load: 1.5\n", "max_media_load"),

@@ -43,7 +43,7 @@ extension MediaPlane {
             let negotiated: NegotiatedSession
             (answer, negotiated) = try negotiate { () throws(NegotiationError) in try SDPNegotiator.answerIngest(offer: offer, local: local) }
             let video = negotiated.media(of: .video)?.codec
-            let peer = try makePeer(negotiated, credentials: credentials, now: now)
+            let peer = try makePeer(negotiated, credentials: credentials, kind: .publisher, now: now)
             let publisher = PublisherSession(
                 id: ICECredentials.randomID(using: environment), room: roomID, peer: peer, negotiated: negotiated,
                 localUfrag: credentials.ufrag, etag: ICECredentials.randomID(using: environment),
@@ -78,7 +78,7 @@ extension MediaPlane {
             (answer, negotiated) = try negotiate { () throws(NegotiationError) in
                 try SDPNegotiator.answerEgress(offer: offer, local: local, source: stream.negotiated, localSSRCs: ssrcs)
             }
-            let peer = try makePeer(negotiated, credentials: credentials, now: now)
+            let peer = try makePeer(negotiated, credentials: credentials, kind: .viewer, now: now)
             let viewer = ViewerSession(
                 id: ICECredentials.randomID(using: environment), room: roomID, peer: peer, negotiated: negotiated,
                 localUfrag: credentials.ufrag, etag: ICECredentials.randomID(using: environment),
@@ -175,7 +175,13 @@ extension MediaPlane {
         }
     }
 
-    private func makePeer(_ negotiated: NegotiatedSession, credentials: ICECredentials, now: MonoTime) throws(EngineError) -> PeerSession {
+    /// A viewer's consent lasts longer than a publisher's: a publisher's media never stops, so
+    /// its silence is its end (an abrupt end must end the stream soon), while a receive-only
+    /// peer may send nothing but RTCP every 5-9 s (RFC 3550 §6.2: GStreamer's libnice viewer)
+    /// and STUN every 25 s.
+    private func makePeer(_ negotiated: NegotiatedSession, credentials: ICECredentials, kind: SessionKind,
+                          now: MonoTime) throws(EngineError) -> PeerSession {
+        let consent = kind == .publisher ? settings.consentTimeoutSeconds : settings.viewerConsentTimeoutSeconds
         do {
             let fingerprint = try PeerFingerprint(algorithm: negotiated.remoteFingerprint.algorithm,
                                                   bytes: negotiated.remoteFingerprint.bytes)
@@ -184,7 +190,7 @@ extension MediaPlane {
                 remoteUfrag: negotiated.remoteUfrag, remotePassword: negotiated.remotePassword,
                 certificate: certificate, remoteFingerprint: fingerprint,
                 dtlsRole: negotiated.localSetup == .active ? .client : .server,
-                consentTimeout: .milliseconds(Int64(settings.consentTimeoutSeconds * 1000)),
+                consentTimeout: .milliseconds(Int64(consent * 1000)),
                 connectTimeout: .milliseconds(Int64(settings.connectTimeoutSeconds * 1000)))
             return try PeerSession(parameters, now: now)
         } catch let error as DTLSError {

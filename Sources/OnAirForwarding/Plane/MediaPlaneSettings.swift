@@ -8,7 +8,10 @@ package struct MediaPlaneSettings: Sendable {
     /// The share of the forwarding thread's time above which new viewers are refused (1: never).
     package var maxMediaLoad = 0.85
     package var connectTimeoutSeconds = 15.0
+    /// A publisher with no valid STUN, DTLS or SRTP for this long is gone (RFC 7675).
     package var consentTimeoutSeconds = 3.0
+    /// The same for a viewer (receive-only: RTCP and consent checks are all it sends).
+    package var viewerConsentTimeoutSeconds = 15.0
     package var retransmitCacheSize = 1024
     /// The REMB cap sent to publishers (bit/s).
     package var maxPublishBitrate = 6_000_000

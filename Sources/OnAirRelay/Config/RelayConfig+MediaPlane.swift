@@ -11,6 +11,7 @@ extension RelayConfig {
         settings.maxMediaLoad = limits.maxMediaLoad
         settings.connectTimeoutSeconds = limits.connectTimeoutSeconds
         settings.consentTimeoutSeconds = media.consentTimeoutSeconds
+        settings.viewerConsentTimeoutSeconds = media.viewerConsentTimeoutSeconds
         settings.retransmitCacheSize = media.retransmitCacheSize
         settings.maxPublishBitrate = media.maxPublishBitrate
         settings.candidateAddresses = candidateAddresses

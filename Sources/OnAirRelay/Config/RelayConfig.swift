@@ -11,6 +11,9 @@ public struct RelayConfig: Codable, Sendable, Equatable {
     public var limits = Limits()
     /// ICE servers advertised to WHIP/WHEP clients as `Link: <url>; rel="ice-server"` (RFC 9725 §4.6).
     public var iceServers: [ICEServer] = []
+    /// A TURN server sharing a secret with the relay: ephemeral credentials minted per request
+    /// and advertised next to ``iceServers`` (Config/TURNSettings.swift).
+    public var turn = TURNSettings()
     /// Per-room settings keyed by room id.
     public var rooms: [String: Room] = [:]
     /// Stream lifecycle webhooks: outbox database, subscribers, retries (Webhooks/WebhooksConfig.swift).
@@ -71,8 +74,12 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         public var workers: Int? = nil
         /// Addresses put into ICE candidates. Empty means the bind address.
         public var advertisedAddresses: [String] = []
-        /// A peer with no valid STUN, DTLS or SRTP traffic for this long is gone (RFC 7675).
+        /// A publisher with no valid STUN, DTLS or SRTP traffic for this long is gone (RFC 7675):
+        /// its stream ends.
         public var consentTimeoutSeconds = MediaPlaneSettings.defaults.consentTimeoutSeconds
+        /// The same for a viewer, which sends only RTCP and consent checks (a receive-only
+        /// libnice peer: RTCP every 5-9 s, STUN every 25 s).
+        public var viewerConsentTimeoutSeconds = MediaPlaneSettings.defaults.viewerConsentTimeoutSeconds
         /// Packets kept per stream for answering NACKs.
         public var retransmitCacheSize = MediaPlaneSettings.defaults.retransmitCacheSize
         /// Bitrate (bit/s) announced to publishers in REMB where negotiated: the most we take.
@@ -90,6 +97,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
             tcpMaxConnections = try c.value(.tcpMaxConnections, default: tcpMaxConnections)
             advertisedAddresses = try c.value(.advertisedAddresses, default: advertisedAddresses)
             consentTimeoutSeconds = try c.value(.consentTimeoutSeconds, default: consentTimeoutSeconds)
+            viewerConsentTimeoutSeconds = try c.value(.viewerConsentTimeoutSeconds, default: viewerConsentTimeoutSeconds)
             retransmitCacheSize = try c.value(.retransmitCacheSize, default: retransmitCacheSize)
             maxPublishBitrate = try c.value(.maxPublishBitrate, default: maxPublishBitrate)
         }
@@ -98,6 +106,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
             case bind, udpPort = "udp_port", workers, advertisedAddresses = "advertised_addresses"
             case iceTCP = "ice_tcp", tcpPort = "tcp_port", tcpMaxConnections = "tcp_max_connections"
             case consentTimeoutSeconds = "consent_timeout_seconds", retransmitCacheSize = "retransmit_cache_size"
+            case viewerConsentTimeoutSeconds = "viewer_consent_timeout_seconds"
             case maxPublishBitrate = "max_publish_bitrate"
         }
     }
@@ -192,7 +201,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey, CaseIterable { case publishToken = "publish_token", viewerToken = "viewer_token" }
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case http, media, auth, limits, iceServers = "ice_servers", rooms, webhooks, hls }
+    enum CodingKeys: String, CodingKey, CaseIterable { case http, media, auth, limits, iceServers = "ice_servers", turn, rooms, webhooks, hls }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -201,6 +210,7 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         auth = try c.value(.auth, default: auth)
         limits = try c.value(.limits, default: limits)
         iceServers = try c.value(.iceServers, default: iceServers)
+        turn = try c.value(.turn, default: turn)
         rooms = try c.value(.rooms, default: rooms)
         webhooks = try c.value(.webhooks, default: webhooks)
         hls = try c.value(.hls, default: hls)

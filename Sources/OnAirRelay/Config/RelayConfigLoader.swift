@@ -64,6 +64,7 @@ public enum RelayConfigLoader {
         if let v = try int("ONAIR_TCP_PORT") { config.media.tcpPort = v }
         if let v = list("ONAIR_ADVERTISED_ADDRESSES") { config.media.advertisedAddresses = v }
         if let v = try double("ONAIR_CONSENT_TIMEOUT") { config.media.consentTimeoutSeconds = v }
+        if let v = try double("ONAIR_VIEWER_CONSENT_TIMEOUT") { config.media.viewerConsentTimeoutSeconds = v }
         if let v = env["ONAIR_PUBLISH_TOKEN"] { config.auth.publishToken = v }
         if let v = env["ONAIR_VIEWER_TOKEN"] { config.auth.viewerToken = v }
         if let v = env["ONAIR_ADMIN_TOKEN"] { config.auth.adminToken = v }
@@ -72,6 +73,22 @@ public enum RelayConfigLoader {
         if let v = try double("ONAIR_MAX_MEDIA_LOAD") { config.limits.maxMediaLoad = v }
         try applyWebhooks(environment: env, to: &config)
         try applyHLS(environment: env, to: &config)
+        try applyTURN(environment: env, to: &config)
+    }
+
+    /// TURN REST credentials: ONAIR_TURN_URLS (comma list of turn:/turns: URIs), ONAIR_TURN_SECRET
+    /// (coturn's static-auth-secret), ONAIR_TURN_TTL (whole seconds); both empty = no TURN server.
+    static func applyTURN(environment env: [String: String], to config: inout RelayConfig) throws(Problem) {
+        if let raw = env["ONAIR_TURN_URLS"] {
+            config.turn.urls = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let v = env["ONAIR_TURN_SECRET"] { config.turn.secret = v.isEmpty ? nil : v }
+        if let raw = env["ONAIR_TURN_TTL"] {
+            guard let seconds = Int(raw.trimmingCharacters(in: .whitespaces)) else {
+                throw Problem(description: "ONAIR_TURN_TTL=\(raw) is not a whole number of seconds")
+            }
+            config.turn.ttlSeconds = seconds
+        }
     }
 
     /// LL-HLS overrides: ONAIR_HLS_ENABLED (true/false), ONAIR_HLS_PART_TARGET,
@@ -138,6 +155,9 @@ public enum RelayConfigLoader {
         }
         guard config.media.tcpMaxConnections >= 1 else { throw Problem(description: "media.tcp_max_connections must be >= 1") }
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }
+        guard config.media.viewerConsentTimeoutSeconds > 0 else {
+            throw Problem(description: "media.viewer_consent_timeout_seconds must be > 0")
+        }
         let hold = 3 * config.hls.segmentTarget.seconds  // the longest blocking LL-HLS playlist request
         guard config.http.idleTimeoutSeconds <= 0 || config.http.idleTimeoutSeconds > hold else {
             throw Problem(description: "http.idle_timeout_seconds \(config.http.idleTimeoutSeconds) must exceed 3 x hls.segment_target_seconds (\(hold)), or be 0 (no limit)")
@@ -156,6 +176,7 @@ public enum RelayConfigLoader {
                               + "it names this relay to the others (room directory, GET /api/streams)")
         }
         if let problem = config.hls.problems().first { throw Problem(description: problem) }
+        if let problem = config.turn.problems().first { throw Problem(description: problem) }
         for server in config.iceServers {
             // RFC 7064 §3.1 / RFC 7065 §3.1: scheme ":" host [":" port] [query].
             let parts = server.url.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)

@@ -11,10 +11,10 @@ enum RelayRouter {
                       webhooks: WebhookService? = nil) -> Router<BasicRequestContext> {
         // RFC 9110 §9.3.2: every GET route answers HEAD too (GET's header fields, no content).
         let router = Router(options: .autoGenerateHeadEndpoints)
-        let links = config.iceServers.map(iceServerLink)
+        let links = ICEServerLinks(config: config)
         router.add(middleware: CORSPolicyMiddleware(policy: corsPolicy(config)))
         APIDocument(bundle: .module).register(on: router)
-        SignallingController(workers: workers, config: config, iceServerLinks: links, logger: logger,
+        SignallingController(workers: workers, config: config, iceServers: links, logger: logger,
                              directory: webhooks?.roomDirectory).register(on: router)
         // LL-HLS is answered ahead of the router, in the HTTP pipeline (HLSFastPathHandler).
         // Webhooks (issue 5): kick, subscriptions, delivery log, events.
@@ -77,11 +77,18 @@ enum RelayRouter {
     }
 
     /// What OPTIONS adds on the WHIP/WHEP resources: the endpoints' `Accept-Post` (RFC 9725
-    /// §4.2) and ICE servers (§4.6), the sessions' `Accept-Patch` (RFC 5789 §3.1).
-    static func optionsHeaders(links: [String]) -> [(path: RouterPath, headers: HTTPFields)] {
-        var endpoint: HTTPFields = [HTTPField.Name("Accept-Post")!: "application/sdp"]
-        for link in links { endpoint.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
-        let session: HTTPFields = [HTTPField.Name("Accept-Patch")!: "application/trickle-ice-sdpfrag"]
+    /// §4.2) and ICE servers (§4.6, TURN credentials minted for the path's room), the sessions'
+    /// `Accept-Patch` (RFC 5789 §3.1).
+    static func optionsHeaders(links: ICEServerLinks) -> [(path: RouterPath, headers: @Sendable (Request) -> HTTPFields)] {
+        let endpoint: @Sendable (Request) -> HTTPFields = { request in
+            var fields: HTTPFields = [HTTPField.Name("Accept-Post")!: "application/sdp"]
+            // The route is /whip/:room or /whep/:room: the room is the second segment.
+            let segments = request.uri.path.split(separator: "/")
+            let room = segments.count == 2 ? try? RoomID.validated(String(segments[1])) : nil
+            for link in links.links(room: room) { fields.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
+            return fields
+        }
+        let session: @Sendable (Request) -> HTTPFields = { _ in [HTTPField.Name("Accept-Patch")!: "application/trickle-ice-sdpfrag"] }
         return [("/whip/:room", endpoint), ("/whep/:room", endpoint),
                 ("/whip/:room/:session", session), ("/whep/:room/:session", session)]
     }
@@ -97,15 +104,6 @@ enum RelayRouter {
     private static func json(_ data: Data) -> Response {
         Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                  body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// RFC 9725 §4.6 / RFC 8288: `<stun:host:port>; rel="ice-server"`, with TURN credentials
-    /// as the `username` and `credential` link parameters.
-    static func iceServerLink(_ server: RelayConfig.ICEServer) -> String {
-        var link = "<\(server.url)>; rel=\"ice-server\""
-        if let username = server.username { link += "; username=\"\(username)\"" }
-        if let credential = server.credential { link += "; credential=\"\(credential)\"; credential-type=\"password\"" }
-        return link
     }
 }
 

@@ -15,7 +15,8 @@ import OnAirForwarding
 struct SignallingController: Sendable {
     let workers: MediaWorkers
     let config: RelayConfig
-    let iceServerLinks: [String]
+    /// `Link: rel="ice-server"` on every 201 (RFC 9725 §4.6), TURN credentials minted per request.
+    let iceServers: ICEServerLinks
     let logger: Logger
     /// The room directory shared with other relays (PostgreSQL), or nil (one relay).
     var directory: PostgresWebhookStore? = nil
@@ -102,7 +103,7 @@ struct SignallingController: Sendable {
             .eTag: "\"\(created.etag)\"",
             HTTPField.Name("Accept-Patch")!: "application/trickle-ice-sdpfrag",
         ]
-        for link in iceServerLinks { headers.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
+        for link in iceServers.links(room: room) { headers.append(HTTPField(name: HTTPField.Name("Link")!, value: link)) }
         return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(string: created.answerSDP)))
     }
 

@@ -58,6 +58,9 @@ struct FanoutBench: ParsableCommand {
     @Flag(help: "Viewers negotiate transport-cc and send transport-wide feedback every 100 ms, so the relay runs its delay-based estimator and layer selection per viewer on real feedback.")
     var transportCC = false
 
+    @Flag(help: "Viewers connect over ICE-TCP (RFC 6544: the relay's passive TCP candidate, RFC 4571 framing) instead of UDP; the Pion relay is skipped (it has no ICE-TCP).")
+    var tcp = false
+
     @Option(help: "Core the relays are pinned to (taskset).")
     var relayCore = 0
 
@@ -110,9 +113,10 @@ struct FanoutBench: ParsableCommand {
         if realtime { try SchedulingPriority.makeRoundRobin() }
         var model = VideoModel.default
         model.bitrate = videoBitrate
-        let settings = LoadEngine.Settings(room: room, tickNanoseconds: UInt64(tickMs * 1e6), sampleEvery: sampleEvery,
+        var settings = LoadEngine.Settings(room: room, tickNanoseconds: UInt64(tickMs * 1e6), sampleEvery: sampleEvery,
                                            receiverReportInterval: rrInterval, transportCC: transportCC, model: model,
                                            receiveBuffer: 2 << 20)
+        settings.tcp = tcp
         let runner = RelayRunner(settings: settings, levels: levelList, window: window, warmup: warmup, connectTimeout: connectTimeout)
         var results: [LevelResult] = []
         var relays: [String] = []
@@ -143,7 +147,7 @@ struct FanoutBench: ParsableCommand {
             }
         }
 
-        if !pionBin.isEmpty {
+        if !pionBin.isEmpty && !tcp {
             let pion = try RelayProcess(name: "pion", executable: pionBin, arguments: ["-addr", "127.0.0.1:\(pionPort)"],
                                         environment: [:], core: relayCore, httpPort: pionPort, logPath: "/tmp/fanout-bench-pion.log")
             relays.append("pion")

@@ -77,8 +77,11 @@ extension LoadEngine {
                     let types = ReceiveOnlyOffer.payloadTypes(in: answer)
                     viewer.audioPayloadType = types.audio ?? 0xFF
                     viewer.videoPayloadType = types.video ?? 0xFF
-                    let parameters = try ClientPeerSessionParameters(answer: answer, localUfrag: viewer.ufrag,
+                    var parameters = try ClientPeerSessionParameters(answer: answer, localUfrag: viewer.ufrag,
                                                                      localPassword: viewer.password, certificate: certificate)
+                    if settings.tcp {
+                        parameters.remoteCandidates = ClientPeerSessionParameters.passiveTCPAddresses(answer.media.flatMap(\.candidates))
+                    }
                     let session = try ClientPeerSession(parameters, now: MonoTime.now())
                     viewer.session = session
                     viewer.phase = .connecting
@@ -104,7 +107,7 @@ extension LoadEngine {
             guard let session = viewer.session else { continue }
             events.removeAll(keepingCapacity: true)
             session.close(now: now, events: &events)
-            for case .send(let bytes, let address) in events { viewer.endpoint.send(bytes, to: address) }
+            for case .send(let bytes, let address) in events { viewer.send(bytes, to: address) }
         }
         if let publisher {
             events.removeAll(keepingCapacity: true)

@@ -15,6 +15,8 @@ final class LoadEngine {
         var receiverReportInterval: Double
         /// Viewers negotiate transport-cc and send its feedback (``Viewer/feedback``).
         var transportCC: Bool
+        /// Viewers connect over ICE-TCP (the relay's passive TCP candidate, RFC 6544) only.
+        var tcp = false
         var model: VideoModel
         var receiveBuffer: Int32
     }
@@ -83,6 +85,13 @@ final class LoadEngine {
         for viewer in viewers where viewer.session != nil {
             while true {
                 let count = batch.receive(from: viewer.endpoint.fd)
+                for i in 0..<count { receive(viewer, i) }
+                total += count
+                if count < batch.capacity { break }
+            }
+            guard let stream = viewer.stream else { continue }
+            while true {
+                let count = batch.receive(from: stream)
                 for i in 0..<count { receive(viewer, i) }
                 total += count
                 if count < batch.capacity { break }
@@ -169,7 +178,7 @@ final class LoadEngine {
         for event in events {
             switch event {
             case .send(let bytes, let address):
-                viewer.endpoint.send(bytes, to: address)
+                viewer.send(bytes, to: address)
             case .connected:
                 viewer.phase = .connected
                 viewer.nextReceiverReport = BenchClock.monotonic() + UInt64(settings.receiverReportInterval * 1e9)
@@ -220,6 +229,6 @@ final class LoadEngine {
         let ssrc = viewer.rtcpSSRC
         let report: [UInt8] = [0x80, 201, 0, 1, UInt8(ssrc >> 24), UInt8((ssrc >> 16) & 0xFF), UInt8((ssrc >> 8) & 0xFF), UInt8(ssrc & 0xFF)]
         guard let destination = session.remoteAddress, let protected = session.protectRTCP(report) else { return }
-        viewer.endpoint.send(protected, to: destination)
+        viewer.send(protected, to: destination)
     }
 }

@@ -14,6 +14,8 @@ final class ReceiveBatch {
     private let messages: UnsafeMutablePointer<clive_mmsghdr>
     private let iovecs: UnsafeMutablePointer<iovec>
     private let addresses: UnsafeMutablePointer<sockaddr_in>
+    /// The source of every packet of the last ``receive(from:)-(TCPStream)``; nil after a UDP read.
+    private var streamSource: TransportAddress?
 
     init(capacity: Int = 64) {
         self.capacity = capacity
@@ -49,7 +51,20 @@ final class ReceiveBatch {
             messages[i].msg_len = 0
         }
         let count = clive_recvmmsg(fd, messages, UInt32(capacity), Int32(MSG_DONTWAIT), nil)
+        streamSource = nil
         return count > 0 ? Int(count) : 0
+    }
+
+    /// Takes up to ``capacity`` complete packets that arrived on `stream`, each into a slot.
+    func receive(from stream: TCPStream) -> Int {
+        var count = 0
+        while count < capacity, let length = stream.nextFrame(into: slot(count)) {
+            messages[count].msg_len = UInt32(length)
+            messages[count].msg_hdr.msg_controllen = 0
+            count += 1
+        }
+        streamSource = stream.remote
+        return count
     }
 
     @inline(__always)
@@ -68,6 +83,7 @@ final class ReceiveBatch {
     }
 
     func source(_ i: Int) -> TransportAddress {
+        if let streamSource { return streamSource }
         let address = addresses[i]
         return TransportAddress(ip: .v4(UInt32(bigEndian: address.sin_addr.s_addr)), port: UInt16(bigEndian: address.sin_port))
     }

@@ -39,6 +39,6 @@ extension Viewer {
         guard let message = feedback.makeFeedback(senderSSRC: rtcpSSRC, mediaSSRC: feedbackSSRC),
               let destination = session.remoteAddress,
               let protected = session.protectRTCP(RTCPCompoundBuilder.serialize([.transportWideFeedback(message)])) else { return }
-        endpoint.send(protected, to: destination)
+        send(protected, to: destination)
     }
 }

@@ -40,6 +40,8 @@ final class Viewer {
     var decryptReplays: UInt64 = 0
     var replaysSeen: UInt64 = 0
     var stampMissing: UInt64 = 0
+    /// Its ICE-TCP connection (`--tcp`), opened by the first check to the relay's TCP candidate.
+    var stream: TCPStream?
 
     init(index: Int, endpoint: UDPEndpoint, ufrag: String, password: String, rtcpSSRC: UInt32, sampleEvery: Int) {
         self.index = index
@@ -49,6 +51,17 @@ final class Viewer {
         self.rtcpSSRC = rtcpSSRC
         // Spread the samples so viewers do not all decrypt the same publisher packet.
         self.sampleCountdown = 1 + index % max(1, sampleEvery)
+    }
+
+    /// Sends to the relay by the destination's transport: the UDP socket or the TCP connection.
+    func send(_ bytes: UnsafeRawBufferPointer, to destination: TransportAddress) {
+        guard destination.transport == .tcp else { return endpoint.send(bytes, to: destination) }
+        if stream == nil { stream = try? TCPStream(remote: destination) }
+        stream?.send(bytes)
+    }
+
+    func send(_ bytes: [UInt8], to destination: TransportAddress) {
+        bytes.withUnsafeBytes { send($0, to: destination) }
     }
 
     var isConnected: Bool { phase == .connected }
