@@ -17,13 +17,8 @@ final class TCPTestClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { close(fd); throw UDPTestClient.Failure(description: "connect(): \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        var local = sockaddr_in()
-        _ = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
         self.fd = fd
-        self.port = UInt16(bigEndian: local.sin_port)
+        self.port = UDPTestClient.localPort(of: fd)
     }
 
     deinit { close(fd) }

@@ -20,16 +20,21 @@ final class UDPTestClient {
         guard bound == 0 else { close(fd); throw Failure(description: "bind(): \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutMilliseconds / 1000, tv_usec: (receiveTimeoutMilliseconds % 1000) * 1000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        self.fd = fd
+        self.port = UDPTestClient.localPort(of: fd)
+    }
+
+    deinit { close(fd) }
+
+    /// The port a socket is bound to (getsockname).
+    static func localPort(of fd: Int32) -> UInt16 {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         var local = sockaddr_in()
         _ = withUnsafeMutablePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        self.fd = fd
-        self.port = UInt16(bigEndian: local.sin_port)
+        return UInt16(bigEndian: local.sin_port)
     }
-
-    deinit { close(fd) }
 
     static func loopback(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()

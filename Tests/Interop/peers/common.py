@@ -4,17 +4,15 @@ WHIP/WHEP HTTP exchange (RFC 9725) and codec preferences."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
-import sys
-import time
 from urllib.parse import urljoin
 
 import aiohttp
 import aioice.ice
 
-T0 = time.monotonic()
+from status_lines import T0, emit, log  # noqa: F401 - the peers import them from here
+
 
 
 def allow_loopback() -> None:
@@ -24,16 +22,6 @@ def allow_loopback() -> None:
     addresses = [a.strip() for a in os.environ.get("ONAIR_ICE_HOST", "127.0.0.1").split(",") if a.strip()]
     aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=True: list(addresses)
 
-
-def emit(event: str, **fields) -> None:
-    """One JSON status line on stdout (the harness parses these); logs go to stderr."""
-    fields = {"event": event, "t": round(time.monotonic() - T0, 3), "wall": round(time.time(), 3), **fields}
-    sys.stdout.write(json.dumps(fields) + "\n")
-    sys.stdout.flush()
-
-
-def log(*args) -> None:
-    print(f"[{time.monotonic() - T0:7.3f}]", *args, file=sys.stderr, flush=True)
 
 
 class SessionError(Exception):

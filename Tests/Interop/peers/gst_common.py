@@ -10,10 +10,7 @@ added to the NiceAgent by hand (ONAIR_ICE_HOST, default 127.0.0.1; PEERS.md).
 from __future__ import annotations
 
 import ctypes
-import json
 import os
-import sys
-import time
 import urllib.error
 import urllib.request
 from urllib.parse import urljoin
@@ -26,7 +23,8 @@ gi.require_version("GstWebRTC", "1.0")
 gi.require_version("Nice", "0.1")
 from gi.repository import GLib, Gst, GstSdp, GstWebRTC, Nice  # noqa: E402
 
-T0 = time.monotonic()
+from status_lines import T0, emit, log  # noqa: E402,F401 - the peers import them from here
+
 
 # NiceCandidateTransport -> the word used in SDP (RFC 6544 tcptype for TCP).
 TRANSPORTS = {int(Nice.CandidateTransport.UDP): "udp", int(Nice.CandidateTransport.TCP_ACTIVE): "tcp-active",
@@ -34,16 +32,6 @@ TRANSPORTS = {int(Nice.CandidateTransport.UDP): "udp", int(Nice.CandidateTranspo
 CANDIDATE_TYPES = {int(Nice.CandidateType.HOST): "host", int(Nice.CandidateType.SERVER_REFLEXIVE): "srflx",
                    int(Nice.CandidateType.PEER_REFLEXIVE): "prflx", int(Nice.CandidateType.RELAYED): "relay"}
 
-
-def emit(event: str, **fields) -> None:
-    """One JSON status line on stdout (the test harness parses these); logs go to stderr."""
-    fields = {"event": event, "t": round(time.monotonic() - T0, 3), "wall": round(time.time(), 3), **fields}
-    sys.stdout.write(json.dumps(fields) + "\n")
-    sys.stdout.flush()
-
-
-def log(*args) -> None:
-    print(f"[{time.monotonic() - T0:7.3f}]", *args, file=sys.stderr, flush=True)
 
 
 def configure_ice(webrtc: Gst.Element, tcp_only: bool, udp_only: bool = False) -> Nice.Agent:

@@ -25,8 +25,8 @@ import sys
 import threading
 import time
 
-from gst_common import (GLib, Gst, GstWebRTC, HttpSession, configure_ice, emit, follow_selected_pair, init, log,
-                        parse_sdp, sdp_with_candidates, state_name)
+from gst_common import GLib, Gst, GstWebRTC, emit, init
+from gst_peer import WebRTCBinPeer
 
 VIDEO_CAPS = ("application/x-rtp,media=video,encoding-name=H264,payload=102,clock-rate=90000,"
               "packetization-mode=(string)1,profile-level-id=(string)42e01f,level-asymmetry-allowed=(string)1,"
@@ -36,38 +36,25 @@ DECODERS = {"video": "rtph264depay ! h264parse ! avdec_h264 ! fakesink name=sink
             "audio": "rtpopusdepay ! opusdec ! fakesink name=sink sync=false signal-handoffs=true"}
 
 
-class Viewer:
+class Viewer(WebRTCBinPeer):
+    method = "WHEP"
+
     def __init__(self, args):
-        self.args = args
-        self.loop = GLib.MainLoop()
-        self.http = HttpSession(args.url, args.token)
-        self.report: dict = {"connection_state": "new", "selected_pair": None, "reached": [], "offline_responses": 0}
-        self.candidates: list[tuple[int, str]] = []
+        pipeline = Gst.Pipeline.new("viewer")
+        webrtc = Gst.ElementFactory.make("webrtcbin", "webrtc")
+        webrtc.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
+        pipeline.add(webrtc)
+        super().__init__(args, pipeline, webrtc)
+        self.report["offline_responses"] = 0
         self.lock = threading.Lock()
         self.frame_times: list[float] = []
         self.width = self.height = None
         self.audio_buffers = 0
-        self.started = time.monotonic()
-        self.posted_at: float | None = None
-        self.connected_at: float | None = None
-        self.stopping = False
-        self.pipeline = Gst.Pipeline.new("viewer")
-        self.webrtc = Gst.ElementFactory.make("webrtcbin", "webrtc")
-        self.webrtc.set_property("bundle-policy", GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
-        self.pipeline.add(self.webrtc)
-        agent = configure_ice(self.webrtc, tcp_only=args.tcp_only, udp_only=args.udp_only)
-        follow_selected_pair(agent, self.report)
         for caps in (VIDEO_CAPS, AUDIO_CAPS):
             self.webrtc.emit("add-transceiver", GstWebRTC.WebRTCRTPTransceiverDirection.RECVONLY,
                              Gst.Caps.from_string(caps))
-        self.webrtc.connect("on-negotiation-needed", self._on_negotiation_needed)
-        self.webrtc.connect("on-ice-candidate", lambda _w, mline, c: self.candidates.append((mline, c)))
-        self.webrtc.connect("notify::ice-gathering-state", self._on_gathering)
-        self.webrtc.connect("notify::connection-state", self._on_state)
         self.webrtc.connect("pad-added", self._on_pad)
-        bus = self.pipeline.get_bus()
-        bus.add_signal_watch()
-        bus.connect("message::error", self._on_error)
+        self.connect_signals()
 
     # -- media ------------------------------------------------------------------------------
     def _on_pad(self, _webrtc, pad):
@@ -98,73 +85,18 @@ class Viewer:
     def _on_audio(self, _sink, _buffer, _pad):
         self.audio_buffers += 1
 
-    # -- negotiation ------------------------------------------------------------------------
-    def _on_negotiation_needed(self, webrtc):
-        webrtc.emit("create-offer", None, Gst.Promise.new_with_change_func(self._on_offer, webrtc))
-
-    def _on_offer(self, promise, webrtc):
-        promise.wait()
-        reply = promise.get_reply()
-        offer = reply.get_value("offer") if reply else None
-        if offer is None:
-            GLib.idle_add(self._fail, f"create-offer failed: {reply.to_string() if reply else 'no reply'}")
-            return
-        webrtc.emit("set-local-description", offer, None)
-
-    def _on_gathering(self, webrtc, _spec):
-        if state_name(webrtc.get_property("ice-gathering-state")) == "complete" and "offer" not in self.report:
-            self.report["offer"] = True
-            GLib.idle_add(self._post)
-
-    def _post(self):
-        offer = sdp_with_candidates(self.webrtc.get_property("local-description").sdp.as_text(), self.candidates)
-        self.report["offer_candidates"] = [line[2:] for line in offer.split("\r\n") if line.startswith("a=candidate:")]
-        status, body, retry_after = self.http.post_offer(offer)
-        if status == 409 and time.monotonic() - self.started < self.args.offline_wait:
-            self.report["offline_responses"] += 1
-            delay = min(float(retry_after or 1), 5.0)
-            emit("offline", status=status, retry_after=retry_after)
-            GLib.timeout_add(int(max(delay, 0.2) * 1000), self._post)
+    # -- negotiation hooks -------------------------------------------------------------------
+    def offline(self, status: int, retry_after: str | None) -> bool:
+        if time.monotonic() - self.started >= self.args.offline_wait:
             return False
-        self.posted_at = time.monotonic()
-        emit("posted", status=status, location=self.http.location, candidates=self.report["offer_candidates"])
-        if status != 201:
-            return self._fail(f"WHEP POST answered {status}: {body.strip()[:200]}", status=status)
-        self.report["answer_candidates"] = [line[2:] for line in body.splitlines() if line.startswith("a=candidate:")]
-        self.webrtc.emit("set-remote-description", parse_sdp(body, GstWebRTC.WebRTCSDPType.ANSWER), None)
+        self.report["offline_responses"] += 1
+        emit("offline", status=status, retry_after=retry_after)
+        GLib.timeout_add(int(max(min(float(retry_after or 1), 5.0), 0.2) * 1000), self._post)
+        return True
+
+    def answered(self) -> None:
         if self.args.duration > 0:
             GLib.timeout_add(int(self.args.duration * 1000), self._stop, "duration")
-        return False
-
-    def _on_state(self, webrtc, _spec):
-        if self.stopping:
-            return
-        state = state_name(webrtc.get_property("connection-state"))
-        self.report["connection_state"] = state
-        if state not in self.report["reached"]:
-            self.report["reached"].append(state)
-        emit("state", state=state)
-        if state == "connected" and self.connected_at is None:
-            self.connected_at = time.monotonic()
-            self.report["connected_ms"] = round((self.connected_at - (self.posted_at or self.started)) * 1000)
-        elif state in ("failed", "closed"):
-            GLib.idle_add(self._fail, f"connection {state}")
-
-    def _on_error(self, _bus, message):
-        error, debug = message.parse_error()
-        GLib.idle_add(self._fail, f"pipeline error: {error.message} ({debug})")
-
-    def _fail(self, reason: str, **fields):
-        log(reason)
-        self.report.setdefault("error", reason)
-        self.report.update(fields)
-        self.loop.quit()
-        return False
-
-    def _stop(self, reason: str):
-        self.report.setdefault("stopped_by", reason)
-        self.loop.quit()
-        return False
 
     def _watch(self):
         """Every second: progress, and give up when no frame came within --connect-timeout."""
@@ -193,15 +125,7 @@ class Viewer:
         for sig in (signal.SIGTERM, signal.SIGINT):
             GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, sig, self._stop, "signal")
         GLib.timeout_add(1000, self._watch)
-        self.pipeline.set_state(Gst.State.PLAYING)
-        try:
-            self.loop.run()
-        finally:
-            self.stopped_at = time.monotonic()
-            self.stopping = True
-            self.report["delete_status"] = self.http.delete()
-            self.pipeline.set_state(Gst.State.NULL)
-        self.report.pop("offer", None)
+        self.stopped_at = self.run_loop()
         self.report.update(self.summary(), tcp_only=self.args.tcp_only, gstreamer=Gst.version_string())
         emit("report", **self.report)
         return 0 if self.report["frames"] > 0 and "error" not in self.report else 1
