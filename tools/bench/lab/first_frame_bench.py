@@ -44,7 +44,7 @@ def one_load(loop, browser, url: str, timeout: float = 20) -> dict:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             state = loop.run(tab.json("window.onairViewer"), 10) or {}
-            if state.get("firstFrameAtMs") is not None and state.get("state") == "live":
+            if state.get("firstFrameAtMs") is not None and state.get("state") == "live" and state.get("path"):
                 return state
             time.sleep(0.05)
         return loop.run(tab.json("window.onairViewer"), 10) or {}
