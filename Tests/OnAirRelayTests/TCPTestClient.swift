@@ -7,7 +7,7 @@ final class TCPTestClient {
     /// The local port: the relay sees the connection as 127.0.0.1 and this.
     let port: UInt16
 
-    init(port: Int, receiveTimeoutMilliseconds: Int = 1000) throws {
+    init(port: Int, receiveTimeoutMilliseconds: Int = 5000) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw UDPTestClient.Failure(description: "socket(): \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutMilliseconds / 1000, tv_usec: (receiveTimeoutMilliseconds % 1000) * 1000)

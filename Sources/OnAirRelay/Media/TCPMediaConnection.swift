@@ -158,9 +158,12 @@ final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
         if closing && queue.readableBytes == 0 { context.close(promise: nil) }
     }
 
-    /// Closes the connection once what is queued has been handed on.
+    /// Closes the connection once what is queued has been handed on, or after
+    /// ``TCPMediaLimits/closeGrace`` whatever is left (a peer that stopped reading).
     func closeWhenSent() {
+        guard !closing, let context else { return }
         closing = true
+        context.eventLoop.scheduleTask(in: limits.closeGrace) { [weak self] in self?.close() }
         push()
     }
 

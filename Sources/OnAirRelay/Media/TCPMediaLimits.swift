@@ -16,6 +16,8 @@ struct TCPMediaLimits: Sendable {
     var minimumQueueBytes = 16 * 1024
     /// What the queue never exceeds, control packets included.
     var hardQueueBytes = 512 * 1024
+    /// How long a connection whose session ended may take to send what is queued for it.
+    var closeGrace: TimeAmount = .seconds(2)
     /// Bytes handed to the channel at a time, and unsent bytes the kernel keeps
     /// (`TCP_NOTSENT_LOWAT`): what waits where it cannot be dropped.
     var writeChunkBytes = 16 * 1024
