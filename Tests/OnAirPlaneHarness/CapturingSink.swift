@@ -12,6 +12,9 @@ package final class CapturingSink: DatagramSink {
     private var queued: [(length: Int, to: TransportAddress)] = []
     /// Datagrams the plane built in place (media and RTCP it forwards), since the start.
     package private(set) var committed = 0
+    /// Peers whose queue is full (``DatagramSink/hasRoom(for:)``: what a TCP connection's
+    /// queue over its budget says).
+    package var roomless: Set<TransportAddress> = []
 
     package init() { queued.reserveCapacity(Self.capacity) }
 
@@ -37,6 +40,8 @@ package final class CapturingSink: DatagramSink {
     }
 
     package func flush() {}
+
+    package func hasRoom(for destination: DatagramDestination) -> Bool { !roomless.contains(destination.address) }
 
     /// What was queued since the last call.
     package func take() -> [(bytes: [UInt8], to: TransportAddress)] {

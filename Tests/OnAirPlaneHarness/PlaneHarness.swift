@@ -176,11 +176,13 @@ package final class PlaneHarness {
 
     // MARK: sessions
 
-    /// A new peer address: 10.0.1.x, or fd00:0:0:1::x.
-    private func newAddress(ipv6: Bool = false) -> TransportAddress {
+    /// A new peer address: 10.0.1.x, or fd00:0:0:1::x; `tcp`: the peer's ICE-TCP connection.
+    private func newAddress(ipv6: Bool = false, tcp: Bool = false) -> TransportAddress {
         defer { nextHost += 1 }
-        guard ipv6 else { return TransportAddress(ip: .v4(0x0A00_0100 + nextHost), port: UInt16(5_000 + nextHost)) }
-        return TransportAddress(ip: .v6(IPv6Address(high: 0xFD00_0000_0000_0001, low: UInt64(nextHost))), port: UInt16(5_000 + nextHost))
+        let transport: TransportAddress.Transport = tcp ? .tcp : .udp
+        guard ipv6 else { return TransportAddress(ip: .v4(0x0A00_0100 + nextHost), port: UInt16(5_000 + nextHost), transport: transport) }
+        return TransportAddress(ip: .v6(IPv6Address(high: 0xFD00_0000_0000_0001, low: UInt64(nextHost))), port: UInt16(5_000 + nextHost),
+                                transport: transport)
     }
 
     /// Publishes over WHIP (simulcast when more than one rid) and waits until DTLS is done.
@@ -214,13 +216,14 @@ package final class PlaneHarness {
 
     /// Watches over WHEP and waits until DTLS is done. `worker`: the viewer's worker; on
     /// another than worker 0 (the publisher's), it joins that worker's replica of the room.
-    /// `ipv6`: the viewer's address is an IPv6 one.
+    /// `ipv6`: the viewer's address is an IPv6 one; `tcp`: the plane sees it as an ICE-TCP
+    /// connection (its packets go through the sink's queue check, ``CapturingSink/roomless``).
     /// `feedback`: the viewer sends transport-cc feedback or REMB by itself every 100 ms.
     package func watch(transportCC: Bool = false, rtx: Bool = false, maximumHeight: Int? = nil, worker: Int = 0,
-                       ipv6: Bool = false, feedback: TestViewer.Feedback? = nil) throws -> TestViewer {
+                       ipv6: Bool = false, tcp: Bool = false, feedback: TestViewer.Feedback? = nil) throws -> TestViewer {
         let certificate = try DTLSCertificate.generateECDSA(commonName: "viewer", validity: .seconds(3_600))
         let credentials = ClientPeerSessionParameters.generateCredentials()
-        let address = newAddress(ipv6: ipv6)
+        let address = newAddress(ipv6: ipv6, tcp: tcp)
         let offer = ReceiveOnlyOffer(ufrag: credentials.ufrag, password: credentials.password,
                                      fingerprint: "sha-256 " + Hex.encode(certificate.fingerprintSHA256, separator: ":", uppercase: true),
                                      candidate: (address.host, address.port), sessionID: SecureRandom.uint64() >> 2,

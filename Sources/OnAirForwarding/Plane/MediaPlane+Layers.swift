@@ -84,7 +84,10 @@ extension MediaPlane {
             || before.verdicts != viewer.selector.probe.verdicts {
             logLayerDecision(viewer, stream: stream, previousTarget: before.target, probing: before.probe)
         }
-        if let target, viewer.video?.isSwitching == true { room.wantKeyframe(layer: target, prompt: true) }
+        // A TCP viewer waiting for room in its queue asks once there is room (``Room/transportHasRoom(for:)``).
+        if let target, viewer.video?.isSwitching == true, !viewer.awaitsTransportRoom {
+            room.wantKeyframe(layer: target, prompt: true)
+        }
     }
 
     /// A viewer's layer or probe changed: what the lab's runs are read against.

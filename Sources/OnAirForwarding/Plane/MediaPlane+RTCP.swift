@@ -49,7 +49,9 @@ extension MediaPlane {
         switch item.kind {
         case .pictureLoss, .fullIntraRequest:
             viewer.keyframeRequests += 1
-            if viewer.losesHeavily(now: now) {
+            if viewer.awaitsTransportRoom {
+                // Its TCP queue is full: the keyframe is asked for once there is room.
+            } else if viewer.losesHeavily(now: now) {
                 viewer.keyframeRequestHeld = true
             } else if let layer = viewer.video?.current ?? viewer.video?.target {
                 room.wantKeyframe(layer: layer)
