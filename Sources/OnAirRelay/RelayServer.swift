@@ -28,10 +28,19 @@ public struct RelayServer: Sendable {
             try RecordingDirectory.prepare(directory)
             logger.info("recording every stream to \(directory)")
         }
-        let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay", validity: .seconds(30 * 86_400))
-        let hls = try await HLSService.start(settings: config.hls, logger: logger)
-        let workers = try MediaWorkers(config: config, certificate: certificate, hls: hls, logger: logger)
-        try await workers.start(lifecycleObserver: webhooks.observer)  // webhooks: before any session can connect
+        let workers: MediaWorkers
+        let hls: HLSService
+        do {
+            let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay", validity: .seconds(30 * 86_400))
+            hls = try await HLSService.start(settings: config.hls, logger: logger)
+            workers = try MediaWorkers(config: config, certificate: certificate, hls: hls, logger: logger)
+            try await workers.start(lifecycleObserver: webhooks.observer)  // webhooks: before any session can connect
+        } catch {
+            // A start that fails (a media port taken) ends with its error, not with the webhook
+            // client's "not shut down" trap.
+            await webhooks.poster.shutdown()
+            throw error
+        }
         logger.info("media workers: \(workers.engines.count), UDP ports \(workers.udpPorts.map(String.init).joined(separator: ", "))")
         if config.turn.enabled {
             logger.info("TURN: credentials good for \(config.turn.ttlSeconds) s minted per request for \(config.turn.urls.joined(separator: ", "))")

@@ -77,9 +77,10 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
 
 
 def free_udp_range(count: int | None = None) -> int:
-    """The first of `count` consecutive UDP ports free on 127.0.0.1 right now: the relay's
-    media workers listen on ONAIR_UDP_PORT + i. `count` defaults to the cores this process may
-    use (the relay's default number of workers)."""
+    """The first of `count` consecutive ports free on 127.0.0.1 right now for UDP and TCP both:
+    the relay's media workers listen on ONAIR_UDP_PORT + i, and on the same numbers for ICE-TCP
+    (media.tcp_port's default). `count` defaults to the cores this process may use (the relay's
+    default number of workers)."""
     count = count or len(os.sched_getaffinity(0))
     for _ in range(100):
         first = free_port(socket.SOCK_DGRAM)
@@ -88,9 +89,10 @@ def free_udp_range(count: int | None = None) -> int:
         held = []
         try:
             for port in range(first, first + count):
-                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                held.append(s)
-                s.bind(("127.0.0.1", port))
+                for kind in (socket.SOCK_DGRAM, socket.SOCK_STREAM):
+                    s = socket.socket(socket.AF_INET, kind)
+                    held.append(s)
+                    s.bind(("127.0.0.1", port))
             return first
         except OSError:
             continue
