@@ -59,10 +59,6 @@ final class TCPMediaClient {
             dropped &+= 1
             return
         }
-        if sentOffset > 0 && sentOffset == outgoing.count {
-            outgoing.removeAll(keepingCapacity: true)
-            sentOffset = 0
-        }
         let (high, low) = RFC4571Deframer.header(length: packet.count)
         outgoing.append(high)
         outgoing.append(low)

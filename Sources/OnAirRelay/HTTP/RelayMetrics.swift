@@ -131,8 +131,8 @@ public struct EngineCounters: Sendable, Codable {
     /// Viewers of streams published on another worker (fed through a stream feed).
     public var replicaViewers: Int = 0
     /// ICE-TCP connections open, accepted, refused over the cap, closed unauthenticated (at
-    /// the connect timeout, or over the bytes allowed before a check), and RTP packets
-    /// dropped by full TCP queues.
+    /// the connect timeout, or over the bytes allowed before a check), and packets dropped by
+    /// TCP queues at their hard limit.
     public var tcpConnections: Int = 0
     public var tcpAccepted: UInt64 = 0
     public var tcpRefused: UInt64 = 0

@@ -117,7 +117,7 @@ final class MediaTransports: DatagramSink, @unchecked Sendable {
         for connection in connections.values { connection.close() }
     }
 
-    /// RTP packets dropped by full TCP queues, closed connections included.
+    /// Packets dropped by TCP queues at their hard limit, closed connections included.
     var tcpDropped: UInt64 {
         connections.values.reduce(closedDropped) { $0 &+ $1.droppedPackets }
     }

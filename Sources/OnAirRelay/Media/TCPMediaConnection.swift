@@ -46,7 +46,6 @@ final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
     /// Bytes the queue may hold before no new frame goes in.
     private var budget: Int
     private(set) var droppedPackets: UInt64 = 0
-    private(set) var sentBytes: UInt64 = 0
 
     init(address: TransportAddress, engine: RelayEngine, limits: TCPMediaLimits) {
         self.address = address
@@ -117,9 +116,9 @@ final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
         wire = context.channel.allocator.buffer(capacity: limits.writeChunkBytes)
     }
 
-    /// Queues one packet; false when it was dropped (RTP over the budget, anything over the
-    /// hard limit, or a connection not yet authenticated, which has nothing to be sent but
-    /// STUN answers).
+    /// Queues one packet; false when it was dropped: past the hard limit, or RTP to a
+    /// connection not yet authenticated, which gets nothing but STUN answers. (The budget is
+    /// the plane's to keep, a whole frame at a time: ``hasRoom``.)
     func enqueue(_ packet: UnsafeRawBufferPointer) -> Bool {
         guard context != nil, !closing, packet.count <= 65_535 else { return false }
         let isRTP = DatagramKind.classify(packet) == .rtp
@@ -147,7 +146,6 @@ final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
             wire.clear()
             _ = queue.withUnsafeReadableBytes { wire.writeBytes(UnsafeRawBufferPointer(rebasing: $0[0..<chunk])) }
             queue.moveReaderIndex(forwardBy: chunk)
-            sentBytes &+= UInt64(chunk)
             context.writeAndFlush(wrapOutboundOut(wire), promise: nil)
         }
         if queue.readableBytes == 0 {
@@ -188,7 +186,4 @@ final class TCPMediaConnection: ChannelInboundHandler, @unchecked Sendable {
         lastReading = now
         budget = min(limits.hardQueueBytes, max(limits.minimumQueueBytes, Int(offeredRate * limits.queueSeconds)))
     }
-
-    /// Bytes waiting in the queue.
-    var queuedBytes: Int { queue.readableBytes }
 }

@@ -10,7 +10,7 @@ struct TCPMediaLimits: Sendable {
     /// Bytes a connection may send before a STUN check over it passes: a few checks' worth,
     /// so a peer that never authenticates cannot hold memory or time.
     var bytesBeforeAuthentication = 64 * 1024
-    /// Seconds of the session's RTP its queue holds before RTP is dropped.
+    /// Seconds of the session's RTP its queue holds before no new video frame goes in.
     var queueSeconds = 0.25
     /// The queue's budget whatever the rate: a keyframe of a low layer fits.
     var minimumQueueBytes = 16 * 1024

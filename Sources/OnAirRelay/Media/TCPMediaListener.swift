@@ -44,7 +44,7 @@ final class TCPMediaListener: @unchecked Sendable {
             .serverChannelOption(.backlog, value: 1024)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             // The kernel keeps at most this much unsent: the rest waits in the connection's
-            // queue, where RTP can still be dropped instead of adding latency.
+            // queue, whose fill the plane reads before each new frame (TCPMediaConnection.hasRoom).
             .childChannelOption(ChannelOptions.Types.SocketOption(level: .init(rawValue: CInt(IPPROTO_TCP)), name: .init(rawValue: 25 /* TCP_NOTSENT_LOWAT */)),
                                 value: SocketOptionValue(limits.writeChunkBytes))
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 1, high: 1))
