@@ -136,7 +136,7 @@ let package = Package(
         .target(name: "OnAirBroadcast",
                 dependencies: [
                     "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "OnAirPayload", "OnAirMedia", "OnAirRateControl",
-                    "OnAirTestPattern", "CLiveSocket",
+                    "OnAirTestPattern", "OnAirSTUN", "CLiveSocket",
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -242,7 +242,7 @@ let package = Package(
                                                                   .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirPayload"], swiftSettings: strict),
-        .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast"], swiftSettings: strict),
+        .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast", "OnAirSTUN", "OnAirWire"], swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
         .testTarget(name: "OnAirPostgresTests",
                     dependencies: ["OnAirPostgres", "OnAirTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],

@@ -1,8 +1,12 @@
 import CLiveOpenSSL
 
 /// One-shot message digests through OpenSSL EVP (FIPS 180-4).
-/// Used for certificate fingerprints (RFC 8122 §5) and tests; not a per-packet path.
+/// Used for certificate fingerprints (RFC 8122 §5), TURN long-term keys and tests; not a
+/// per-packet path.
 public enum Digest {
+    /// MD5 (RFC 1321), 16 bytes: only for the STUN long-term credential key (RFC 8489 §9.2.2),
+    /// which the protocol fixes; never as a security hash of our own.
+    public static func md5(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_md5(), "md5") }
     /// SHA-1, 20 bytes.
     public static func sha1(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha1(), "sha1") }
     /// SHA-256, 32 bytes.

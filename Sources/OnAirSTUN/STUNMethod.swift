@@ -1,4 +1,4 @@
-/// A 12-bit STUN method (RFC 8489 §5, §18.2). Only Binding is used by ICE, but any method
+/// A 12-bit STUN method (RFC 8489 §5, §18.2). ICE uses Binding, TURN its own (RFC 8656 §17); any method
 /// parses so that unsupported ones can be answered instead of dropped.
 public struct STUNMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt16
@@ -13,6 +13,15 @@ public struct STUNMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let binding = STUNMethod(rawValue: 0x001)!
 
     public var description: String {
-        self == .binding ? "Binding" : "method 0x" + String(rawValue, radix: 16)
+        switch rawValue {
+        case 0x001: return "Binding"
+        case 0x003: return "Allocate"
+        case 0x004: return "Refresh"
+        case 0x006: return "Send"
+        case 0x007: return "Data"
+        case 0x008: return "CreatePermission"
+        case 0x009: return "ChannelBind"
+        default: return "method 0x" + String(rawValue, radix: 16)
+        }
     }
 }

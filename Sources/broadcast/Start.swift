@@ -59,6 +59,18 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Write end-of-run statistics as JSON to this file.")
     var statsJson: String?
 
+    @Option(help: "TURN server for a relay candidate, e.g. turn:host:3478?transport=tcp (default: the ones the relay names).")
+    var iceServer: String?
+
+    @Option(help: "Username for --ice-server.")
+    var iceUsername: String?
+
+    @Option(help: "Credential (password) for --ice-server.")
+    var iceCredential: String?
+
+    @Flag(help: "Send only through the TURN relay candidate (like a browser's iceTransportPolicy \"relay\").")
+    var relayOnly = false
+
     func run() async throws {
         let file = try endpoint.configFile()
         let settings = try settings(file)
@@ -116,6 +128,15 @@ struct Start: AsyncParsableCommand {
         settings.logInterval = file.logInterval ?? settings.logInterval
         settings.simulcast = simulcast || (file.simulcast ?? false)
         settings.simulcastBitrates = file.simulcastBitrates ?? settings.simulcastBitrates
+        if let url = iceServer ?? file.iceServer {
+            let server = ICEServer(url: url, username: iceUsername ?? file.iceUsername, credential: iceCredential ?? file.iceCredential)
+            guard server.turnURI != nil || url.lowercased().hasPrefix("stun:") else {
+                throw Failure.usage("--ice-server must be turn:HOST[:PORT][?transport=udp|tcp] with --ice-username and "
+                                    + "--ice-credential (got '\(url)')")
+            }
+            settings.iceServers = [server]
+        }
+        settings.relayOnly = relayOnly || (file.relayOnly ?? false)
         return settings
     }
 

@@ -47,6 +47,13 @@ struct HMACTests {
             """))
     }
 
+    /// RFC 1321 §A.5 test suite (MD5 is only the STUN long-term key, RFC 8489 §9.2.2).
+    @Test func rfc1321MD5() {
+        #expect(Digest.md5([]) == hex("d41d8cd98f00b204e9800998ecf8427e"))
+        #expect(Digest.md5(ascii("abc")) == hex("900150983cd24fb0d6963f7d28e17f72"))
+        #expect(Digest.md5(ascii("message digest")) == hex("f96b697d7cb7938d525a2f31aaf161d0"))
+    }
+
     @Test func secureRandomGivesRequestedLengthsAndVaries() {
         #expect(SecureRandom.bytes(0).isEmpty)
         #expect(SecureRandom.bytes(33).count == 33)

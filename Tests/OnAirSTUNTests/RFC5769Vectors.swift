@@ -49,6 +49,6 @@ enum RFC5769 {
 
     /// §2.4's long-term key, MD5("マトリックス:example.org:TheMatrIX") (RFC 8489 §9.2.2; the
     /// password "The<U+00AD>M<U+00AA>tr<U+2168>" after SASLprep), computed with Python's hashlib.
-    /// We do not implement long-term credentials; the vector still checks MESSAGE-INTEGRITY.
+    /// ``STUNLongTermCredential`` derives it (TURNClientTests); the ICE agents never use it.
     static let longTermKey = Hex.decode("e8ca7ad59d5eb0518e312911d2dab2a9")!
 }

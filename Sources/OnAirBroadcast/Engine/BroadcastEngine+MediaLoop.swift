@@ -59,7 +59,7 @@ extension BroadcastEngine {
             lastRetransmitted = connection.videoRetransmitted
             statistics.retransmissionsDeclined = declinedBefore + connection.retransmissionsDeclined
             statistics.skippedFrames = pipeline.skippedFrames
-            statistics.path = connection.session.remoteAddress.map { $0.transport == .tcp ? "tcp" : "udp" }
+            statistics.path = connection.session.remoteAddress.map(connection.socket.pathName(to:))
             status.tick(statistics, now: now)
             connection.sleep(mediaDue: pipeline.nextDue)
             connection.service(now: MonoTime.now())

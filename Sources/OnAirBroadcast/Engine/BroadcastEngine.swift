@@ -124,18 +124,23 @@ public final class BroadcastEngine: @unchecked Sendable {
     /// One WHIP session: offer, answer, ICE + DTLS, media until it ends, then DELETE.
     private func publishOnce(certificate: DTLSCertificate) async throws(BroadcastError) -> SessionEnd {
         let socket = try MediaSocket()
+        let relay = try await allocateRelay()
+        defer { relay?.close() }
+        socket.relay = relay
         let host = URL(string: settings.whipURL)?.host ?? "127.0.0.1"
         let level = H264Level(levelIDC: UInt8(pipeline.encoder.settings.levelIDC)) ?? .level3_1
         let offer = PublishOffer(port: socket.localPort, endpointHost: host, certificate: certificate,
                                  audio: pipeline.opus != nil, level: level,
-                                 simulcastRIDs: pipeline.isSimulcast ? pipeline.layers.map(\.rid) : [])
+                                 simulcastRIDs: pipeline.isSimulcast ? pipeline.layers.map(\.rid) : [],
+                                 relay: relay?.relayedAddress.map { ($0, relay?.mappedAddress) },
+                                 hostCandidates: !settings.relayOnly)
         let whipSession = try await whip.publish(offer: offer.description.serialize(), to: settings.whipURL, token: settings.token)
         stateFile = BroadcastStateFile.write(directory: settings.stateDirectory, room: settings.room,
                                              location: whipSession.location, whipURL: settings.whipURL)
         let connection: PublishingConnection
         do {
             connection = try Self.connect(offer: offer, answer: whipSession.answerSDP, socket: socket, level: level,
-                                          layerRIDs: pipeline.layers.map(\.rid))
+                                          layerRIDs: pipeline.layers.map(\.rid), relayOnly: settings.relayOnly)
             pipeline.accept(rids: connection.acceptedRIDs)
         } catch {
             await whip.delete(location: whipSession.location, token: settings.token)
@@ -156,8 +161,9 @@ public final class BroadcastEngine: @unchecked Sendable {
         return end
     }
 
+    /// - Parameter relayOnly: check only the pairs of our relay candidate (``MediaSocket/relay``).
     static func connect(offer: PublishOffer, answer: String, socket: MediaSocket, level: H264Level,
-                        layerRIDs: [String] = [""]) throws(BroadcastError) -> PublishingConnection {
+                        layerRIDs: [String] = [""], relayOnly: Bool = false) throws(BroadcastError) -> PublishingConnection {
         let negotiated: NegotiatedSession
         do {
             let parsed = try SessionDescription.parse(answer)
@@ -176,6 +182,17 @@ public final class BroadcastEngine: @unchecked Sendable {
             // priority), so UDP is nominated wherever it gets through. Our sockets are IPv4.
             parameters.remoteCandidates += ClientPeerSessionParameters.passiveTCPAddresses(negotiated.remoteCandidates)
             parameters.remoteCandidates = parameters.remoteCandidates.filter(\.isIPv4)
+            // The relay candidate's pairs (RFC 8445 §6.1.2.2: type preference 0) after the host
+            // ones, so they are checked last (Ta apart) and win only where host and ICE-TCP fail;
+            // or alone with relayOnly. The permissions go out now: checks wait for them.
+            if let relay = socket.relay {
+                let peers = parameters.remoteCandidates.filter { $0.transport == .udp }
+                relay.permit(peers)
+                let aliases = peers.compactMap(RelayedPeerAlias.alias(of:))
+                parameters.remoteCandidates = (relayOnly ? [] : parameters.remoteCandidates) + aliases
+            } else if relayOnly {
+                throw BroadcastError(.rejected, "relay-only without a TURN allocation")
+            }
             guard !parameters.remoteCandidates.isEmpty else {
                 throw BroadcastError(.rejected, "the WHIP answer has no IPv4 UDP or TCP candidate")
             }

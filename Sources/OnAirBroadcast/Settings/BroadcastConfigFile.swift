@@ -21,12 +21,18 @@ public struct BroadcastConfigFile: Sendable, Equatable {
     public var logInterval: Double?
     public var simulcast: Bool?
     public var simulcastBitrates: [Int]?
+    /// A `turn:`/`turns:` (or `stun:`) URI and its credential (RFC 9725 §4.6's link parameters).
+    public var iceServer: String?
+    public var iceUsername: String?
+    public var iceCredential: String?
+    public var relayOnly: Bool?
 
     public init() {}
 
     static let keys: Set<String> = ["relay", "token", "size", "fps", "video_bitrate", "min_bitrate", "max_bitrate", "gop",
                                     "preset", "vbv_seconds", "audio_bitrate", "audio", "reconnect_attempts", "log_interval",
-                                    "simulcast", "simulcast_bitrates"]
+                                    "simulcast", "simulcast_bitrates", "ice_server", "ice_username", "ice_credential",
+                                    "relay_only"]
 
     /// Reads `path`; a missing default file is fine, a missing named file is not.
     public static func load(path: String, required: Bool) throws(BroadcastError) -> BroadcastConfigFile {
@@ -79,6 +85,13 @@ public struct BroadcastConfigFile: Sendable, Equatable {
                                      + "(half size, quarter size, ...)")
             }
             file.simulcastBitrates = bitrates
+        }
+        file.iceServer = try string(map, "ice_server", source)
+        file.iceUsername = try string(map, "ice_username", source)
+        file.iceCredential = try string(map, "ice_credential", source)
+        if let value = map["relay_only"] {
+            guard let flag = value as? Bool else { throw BroadcastError(.usage, "\(source): 'relay_only' must be true or false") }
+            file.relayOnly = flag
         }
         return file
     }

@@ -40,6 +40,12 @@ public struct BroadcastSettings: Sendable {
     public var simulcast = false
     /// Bit/s of the half-size, quarter-size, ... encodings when simulcasting.
     public var simulcastBitrates = [600_000, 150_000]
+    /// ICE servers given on the command line or in the config file; empty: the ones the WHIP
+    /// endpoint names (RFC 9725 §4.6, asked with OPTIONS before each offer). The first usable
+    /// TURN server gives us a relay candidate.
+    public var iceServers: [ICEServer] = []
+    /// Offer and check only the TURN relay candidate (a browser's iceTransportPolicy "relay").
+    public var relayOnly = false
 
     public init(room: String, whipURL: String, token: String? = nil, input: InputChoice = .testPattern,
                 size: (width: Int, height: Int)? = nil, framesPerSecond: Int? = nil, videoBitrate: Int = 2_500_000,

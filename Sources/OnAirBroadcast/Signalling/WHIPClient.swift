@@ -55,9 +55,19 @@ public final class WHIPClient: Sendable {
         guard let resolved = URL(string: location, relativeTo: base)?.absoluteString else {
             throw BroadcastError(.rejected, "the WHIP endpoint's Location '\(location)' is not a URL")
         }
-        let links = response.headers["Link"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         return WHIPSession(location: resolved, etag: response.headers.first(name: "ETag"), answerSDP: body,
-                           iceServers: links.filter { $0.contains("rel=\"ice-server\"") })
+                           iceServers: LinkHeader.iceServers(response.headers["Link"]))
+    }
+
+    /// RFC 9725 §4.6: the ICE servers (TURN credentials included) the endpoint names in the
+    /// `Link` headers of its OPTIONS answer, asked before the offer so that a relay candidate
+    /// can be in it. Empty when the endpoint names none or does not answer OPTIONS with 2xx.
+    public func iceServers(url: String, token: String?) async -> [ICEServer] {
+        var request = HTTPClientRequest(url: url)
+        request.method = .OPTIONS
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        guard let (response, _) = try? await execute(request, url: url), (200..<300).contains(response.status.code) else { return [] }
+        return LinkHeader.iceServers(response.headers["Link"])
     }
 
     /// RFC 9725 §4.3: DELETE ends the session at once. Returns the status (nil: unreachable).

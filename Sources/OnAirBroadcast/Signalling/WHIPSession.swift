@@ -5,6 +5,6 @@ public struct WHIPSession: Sendable {
     public var location: String
     public var etag: String?
     public var answerSDP: String
-    /// `Link: <...>; rel="ice-server"` values (RFC 9725 §4.6), for the record.
-    public var iceServers: [String]
+    /// The `Link: <...>; rel="ice-server"` servers of the answer (RFC 9725 §4.6), for the record.
+    public var iceServers: [ICEServer]
 }

@@ -18,7 +18,8 @@ struct BroadcastStatistics {
     var lossFraction: Double?
     var jitter: Double?
     var roundTripTime: Double?
-    /// The transport of the selected ICE pair: "udp", or "tcp" (ICE-TCP, RFC 6544).
+    /// The transport of the selected ICE pair: "udp", "tcp" (ICE-TCP, RFC 6544), or through
+    /// our TURN relay candidate "relay-udp"/"relay-tcp" (the transport to the TURN server).
     var path: String?
     var cumulativeLost: Int64 = 0
     var targetBitrate = 0

@@ -1,10 +1,12 @@
 import Glibc
 import OnAirSDP
+import OnAirWire
 
 /// Our host candidates (RFC 8445 §5.1.1.1) for the socket bound to all interfaces: loopback
 /// when the endpoint is on this machine (a loopback-only test has nothing else), otherwise every
-/// up, non-loopback IPv4 interface address. Against an ICE-lite relay they barely matter (it
-/// learns our address from our checks); a full-ICE endpoint checks them.
+/// up, non-loopback IPv4 interface address; and the relay candidate of a TURN allocation.
+/// Against an ICE-lite relay they barely matter (it learns our address from our checks); a
+/// full-ICE endpoint checks them.
 enum HostCandidates {
     static func candidates(port: UInt16, endpointHost: String) -> [ICECandidate] {
         let addresses = isLoopback(endpointHost) ? ["127.0.0.1"] : interfaceAddresses()
@@ -23,6 +25,15 @@ enum HostCandidates {
                          address: address, port: 9, type: .host, tcpType: "active")
         }
         return udp + tcp
+    }
+
+    /// Our TURN relay candidate (RFC 8445 §5.1.1.2): type preference 0 (§5.1.2.2, below every
+    /// host candidate), related address the server-reflexive one the Allocate answer named.
+    static func relayCandidate(relayed: TransportAddress, mapped: TransportAddress?) -> ICECandidate {
+        let related = mapped ?? relayed
+        return ICECandidate(foundation: "9", component: 1, transport: "udp", priority: UInt32(65_535) << 8 | 255,
+                            address: relayed.host, port: relayed.port, type: .relay,
+                            relatedAddress: related.host, relatedPort: related.port)
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -1,27 +1,40 @@
 import Glibc
+import OnAirSTUN
 import OnAirWire
 
 /// One active ICE-TCP connection to the relay's passive candidate (RFC 6544 §4.1: the
-/// broadcaster connects, the relay listens): every packet framed by its length (RFC 4571 §2).
+/// broadcaster connects, the relay listens): every packet framed by its length (RFC 4571 §2);
+/// or, with ``Framing/turn``, the connection to a TURN server (RFC 8656 §12.5).
 /// Non-blocking: the connect completes in the background, and what the kernel will not take
 /// yet waits in a bounded buffer of ours; past it a packet is lost as a full UDP socket loses
 /// one, and RTP recovers (NACK, PLI) while the rate controller sees the delay.
 final class TCPMediaClient {
+    /// How packets are delimited on the stream.
+    enum Framing {
+        /// A 16-bit length before each packet (RFC 4571 §2): ICE-TCP to the relay.
+        case rfc4571
+        /// Self-delimiting STUN and padded ChannelData messages (RFC 8656 §12.5): to a TURN server.
+        case turn
+    }
+
     let remote: TransportAddress
+    let framing: Framing
     private(set) var fd: Int32
     private var connected = false
     private(set) var failed = false
     private var outgoing: [UInt8] = []
     private var sentOffset = 0
     private var deframer = RFC4571Deframer(maximumFrame: 2_048)
+    private var turnDeframer = TURNStreamDeframer()
     private let readBuffer: UnsafeMutableRawBufferPointer
     /// Bytes of ours that may wait for the kernel (about 200 ms at 2.5 Mbit/s); the kernel
     /// itself keeps little unsent (`TCP_NOTSENT_LOWAT`), so this is the queue that shows.
     static let maximumQueued = 64 * 1024
     private(set) var dropped: UInt64 = 0
 
-    init(remote: TransportAddress) throws(BroadcastError) {
+    init(remote: TransportAddress, framing: Framing = .rfc4571) throws(BroadcastError) {
         self.remote = remote
+        self.framing = framing
         let fd = socket(remote.isIPv4 ? AF_INET : AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
                         | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw BroadcastError(.failure, "cannot open a TCP socket: \(String(cString: strerror(errno)))") }
@@ -52,17 +65,34 @@ final class TCPMediaClient {
     /// Whether there is anything for the kernel to take (poll for POLLOUT), or a connect pending.
     var wantsWrite: Bool { !failed && (!connected || sentOffset < outgoing.count) }
 
-    /// Queues one framed packet and sends what the kernel takes.
+    /// Queues one packet, framed as ``framing`` says (a TURN-framed packet is a whole STUN
+    /// message), and sends what the kernel takes.
     func send(_ packet: UnsafeRawBufferPointer) {
         guard !failed, packet.count <= 65_535 else { return }
         guard outgoing.count - sentOffset + 2 + packet.count <= Self.maximumQueued else {
             dropped &+= 1
             return
         }
-        let (high, low) = RFC4571Deframer.header(length: packet.count)
-        outgoing.append(high)
-        outgoing.append(low)
+        if framing == .rfc4571 {
+            let (high, low) = RFC4571Deframer.header(length: packet.count)
+            outgoing.append(high)
+            outgoing.append(low)
+        }
         outgoing.append(contentsOf: packet)
+        flush()
+    }
+
+    /// Queues `head`, `body` and `padding` zero bytes as one message (a ChannelData header, the
+    /// packet and its padding to 4 bytes, RFC 8656 §12.5) and sends what the kernel takes.
+    func send(head: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, padding: Int) {
+        guard !failed else { return }
+        guard outgoing.count - sentOffset + head.count + body.count + padding <= Self.maximumQueued else {
+            dropped &+= 1
+            return
+        }
+        outgoing.append(contentsOf: head)
+        outgoing.append(contentsOf: body)
+        for _ in 0..<padding { outgoing.append(0) }
         flush()
     }
 
@@ -104,7 +134,8 @@ final class TCPMediaClient {
         while true {
             let count = recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
             if count > 0 {
-                deframer.feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), frame: packet)
+                let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+                if framing == .turn { turnDeframer.feed(bytes, message: packet) } else { deframer.feed(bytes, frame: packet) }
                 continue
             }
             if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { fail() }

@@ -55,6 +55,23 @@ final class UDPSocket {
         bytes.withUnsafeBytes { send($0, to: destination) }
     }
 
+    /// Sends `head` then `body` as one datagram, gathered by sendmsg(2) (a TURN ChannelData header
+    /// before a packet, RFC 8656 §12.4, without copying the packet).
+    func send(head: UnsafeRawBufferPointer, body: UnsafeRawBufferPointer, to destination: TransportAddress) {
+        var address = Self.sockaddr(destination)
+        var vectors = (iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress), iov_len: head.count),
+                       iovec(iov_base: UnsafeMutableRawPointer(mutating: body.baseAddress), iov_len: body.count))
+        withUnsafeMutablePointer(to: &address) { name in
+            withUnsafeMutablePointer(to: &vectors) { pair in
+                pair.withMemoryRebound(to: iovec.self, capacity: 2) { iov in
+                    var message = msghdr(msg_name: UnsafeMutableRawPointer(name), msg_namelen: socklen_t(MemoryLayout<sockaddr_in>.size),
+                                         msg_iov: iov, msg_iovlen: 2, msg_control: nil, msg_controllen: 0, msg_flags: 0)
+                    _ = sendmsg(fd, &message, Int32(MSG_DONTWAIT))
+                }
+            }
+        }
+    }
+
     /// Waits up to `timeoutMilliseconds` for a datagram (0: just check).
     func wait(timeoutMilliseconds: Int32) {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
