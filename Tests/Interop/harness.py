@@ -32,13 +32,14 @@ def netlab():
     return module
 
 
-def running_lab(viewers: int):
+def running_lab(viewers: int, ipv6_only: tuple[str, ...] = ()):
     """A built network lab with `viewers` viewer namespaces, for a pytest fixture to yield from:
     the test is skipped, with the reason, when the lab cannot be built; the lab is removed
-    when the fixture ends (after `procs` stopped its processes: tests list `lab` first)."""
+    when the fixture ends (after `procs` stopped its processes: tests list `lab` first).
+    `ipv6_only`: these peers have only an IPv6 address (the lab is built with IPv6)."""
     import pytest
     module = netlab()
-    lab = module.Lab(viewers=viewers)
+    lab = module.Lab(viewers=viewers, ipv6=bool(ipv6_only), ipv6_only=ipv6_only)
     try:
         lab.up()
     except module.LabUnavailable as error:

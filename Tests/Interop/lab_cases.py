@@ -22,6 +22,7 @@ page's quality menu).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import math
 import os
@@ -98,6 +99,11 @@ class Case:
     ice_tcp: bool = False                # v1's network drops every UDP datagram (Lab.block): the
                                          # Chromium page plays over ICE-TCP (RFC 6544), its path
                                          # must say "webrtc-tcp" at the end
+    ipv6_only: bool = False              # v1's namespace has only an IPv6 address (netlab's 2001:2::/48):
+                                         # the relay binds media.bind "::" and HTTP "::", advertises the
+                                         # addresses its interfaces have (no advertised_addresses), and
+                                         # v1 opens http://[2001:2::1]:8080; the relay must list v1's
+                                         # session with address_family "ipv6"
     below_height: int | None = None      # every frame v1 decodes from judge_from_start on is shorter
                                          # (the relay sends it a lower layer than this)
     # Chromium v1, its inbound-rtp video getStats() once a second from judge_from_start to the
@@ -123,6 +129,11 @@ class Case:
     def viewers(self) -> int:
         """How many viewer namespaces the case's lab needs (netlab.Lab(viewers=...))."""
         return 2 if self.second_viewer else 1
+
+    @property
+    def ipv6_only_peers(self) -> tuple[str, ...]:
+        """The lab peers with only an IPv6 address (netlab.Lab(ipv6=..., ipv6_only=...))."""
+        return ("v1",) if self.ipv6_only else ()
 
     @property
     def chromium(self) -> bool:
@@ -210,6 +221,17 @@ def _lab_cases() -> list[Case]:
     # candidate. The kernel retransmits, so a slow link shows as a growing send queue, never
     # as loss: the relay holds ~250 ms of the viewer's media in its queue and drops RTP beyond
     # it, so the picture stays live. The test pattern (barcodes: glass-to-glass).
+    # IPv6 (issue 26 part 4): v1 has no IPv4 address; the relay is dual stack.
+    Case("ipv6-only-chromium", "Chromium viewer page from an IPv6-only network, test pattern, one layer",
+         source="pattern", viewer="chromium", ipv6_only=True, min_fps=28, settle=4, measure=10),
+    Case("ipv6-only-chromium-simulcast", "Chromium viewer page from an IPv6-only network, broadcast --simulcast",
+         source="pattern", simulcast=True, viewer="chromium", ipv6_only=True, min_fps=28, settle=4, measure=10),
+    Case("ipv6-only-aiortc", "aiortc viewer from an IPv6-only network, test pattern, one layer",
+         source="pattern", ipv6_only=True, min_fps=28, settle=4, measure=10),
+    Case("ipv6-only-aiortc-simulcast", "aiortc viewer from an IPv6-only network, broadcast --simulcast",
+         source="pattern", simulcast=True, ipv6_only=True, min_fps=28, settle=4, measure=10),
+    Case("ipv6-only-chromium-tcp", "Chromium viewer page from an IPv6-only network that drops UDP: ICE-TCP over IPv6",
+         source="pattern", viewer="chromium", ipv6_only=True, ice_tcp=True, min_fps=28, settle=4, measure=10),
     Case("chromium-tcp-1mbit", "Chromium viewer page over ICE-TCP (UDP dropped), downlink tbf 1 Mbit/s, "
          "test pattern, one layer", source="pattern", viewer="chromium", ice_tcp=True, downlink_kbit=1000,
          max_p95_ms=500, settle=6, measure=20),
@@ -529,6 +551,10 @@ class Result:
             out.append(f"broadcast's path was {self.stats.get('path')!r}, expected 'tcp' (ICE-TCP: its UDP is dropped)")
         if c.ice_tcp and self.path != "webrtc-tcp":
             out.append(f"v1's page played over {self.path!r}, expected 'webrtc-tcp' (ICE-TCP: its UDP is dropped)")
+        if c.ipv6_only:
+            families = [v.get("address_family") for v in (self.stream or {}).get("viewer_sessions") or []]
+            if not families or any(family != "ipv6" for family in families):
+                out.append(f"the relay's viewer sessions' address families are {families}, expected ['ipv6']")
         if c.needs_resent and not self.stats.get("retransmitted_packets"):
             out.append(f"broadcast resent {self.stats.get('retransmitted_packets')} packets, target > 0")
         for rid in c.mostly_on:
@@ -1494,6 +1520,10 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     if target == "pion" and (case.publisher != "broadcast" or case.simulcast or case.needs_resent
                              or case.menu_height is not None):
         raise ValueError(f"{case.name}: the Pion relay forwards one layer from `broadcast` and has no quality menu")
+    if case.ipv6_only and (target != "onair" or case.viewer == "pion" or case.second_viewer):
+        raise ValueError(f"{case.name}: an IPv6-only v1 watches our relay with aiortc or Chromium, alone")
+    if case.ipv6_only and "v1" not in getattr(lab, "ipv6_only", ()):
+        raise ValueError(f"{case.name} needs v1 IPv6-only: build the lab with Lab(ipv6=True, ipv6_only=('v1',))")
     if case.ice_tcp and case.viewer != "chromium":
         raise ValueError(f"{case.name}: ICE-TCP needs the Chromium viewer (aiortc and the Pion client speak UDP only)")
     if case.viewer == "pion" and (case.downlink_loss or case.expect_height or case.restore_height or case.below_height
@@ -1519,8 +1549,11 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     if target == "pion":
         relay = launch_pion_relay(lab, procs, workdir, timeout)
     else:
+        # IPv6: every address of both families (media.bind "::"), the candidates the relay's own
+        # interfaces give (198.18.0.1 and 2001:2::1), not the one the lab would advertise.
+        dual_stack = {"ONAIR_MEDIA_BIND": "::", "ONAIR_HTTP_HOST": "::", "ONAIR_ADVERTISED_ADDRESSES": None}
         relay = launch_relay("onair", procs, workdir, ports=RELAY_PORTS, netns=lab.netns("relay"),
-                             address=lab.address("relay"))
+                             address=lab.address("relay"), extra_env=dual_stack if case.ipv6_only else None)
     stream_url = f"{relay.base_url}/api/streams/{ROOM}"
     publisher = PUBLISHERS[case.publisher](case, lab, procs, relay, workdir, timeout)
     viewers: dict = {}
@@ -1558,7 +1591,8 @@ def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict,
     watch(case.join_after, publisher.process, relay.process)
     for name in ["v1", "v2"] if case.second_viewer else ["v1"]:
         kind = case.viewer if name == "v1" else "aiortc"
-        viewers[name] = VIEWERS[kind](name, lab, procs, relay, workdir, timeout)
+        reached = dataclasses.replace(relay, host=f"[{lab.address6('relay')}]") if case.ipv6_only else relay
+        viewers[name] = VIEWERS[kind](name, lab, procs, reached, workdir, timeout)
     sampler = RelaySampler(lab, stream_url, viewers)
     if relay.streams_api:
         sampler.start()

@@ -128,7 +128,8 @@ def _sigterm_interrupts():
 def lab(request):
     """A lab with as many viewers as the test's case needs, removed at teardown (after
     `procs` stopped its processes: tests list `lab` before `procs`)."""
-    yield from running_lab(CASES[request.node.callspec.params["name"]].viewers)
+    case = CASES[request.node.callspec.params["name"]]
+    yield from running_lab(case.viewers, ipv6_only=case.ipv6_only_peers)
 
 
 def _run(name, lab, procs, tmp_path):
