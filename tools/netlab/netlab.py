@@ -306,6 +306,11 @@ class Lab:
     def address(self, host: str) -> str:
         return self.hosts[host].address
 
+    def addresses(self, host: str) -> list[str]:
+        """Every address `host` has: IPv4 (unless IPv6-only), then IPv6 (a lab built with ipv6=True)."""
+        h = self.hosts[host]
+        return ([] if host in self.ipv6_only else [h.address]) + ([h.address6] if self.ipv6 else [])
+
     def address6(self, host: str) -> str:
         """`host`'s IPv6 address (a lab built with ipv6=True)."""
         if not self.ipv6:
