@@ -2,6 +2,11 @@
 /// independent of any socket library, so that the pure protocol core (STUN
 /// XOR-MAPPED-ADDRESS, ICE candidates) can name peers. A peer's UDP socket and its TCP
 /// connection may have the same address and port: the transport tells them apart.
+///
+/// A peer seen on one of several local sockets (a relay bound to an IPv4 and an IPv6 address,
+/// or to two interfaces) also carries that socket's index, its ICE base (RFC 8445 §5.1.1.1):
+/// answers must leave from the address the peer sent to, and a peer reaching two local
+/// addresses is two candidate pairs. It is not part of ``description``.
 public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
     public enum Transport: UInt8, Hashable, Sendable {
         case udp
@@ -19,11 +24,14 @@ public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
     public var ip: IP
     public var port: UInt16
     public var transport: Transport
+    /// The index of the local socket the peer was seen on (0 where there is one).
+    public var base: UInt8
 
-    public init(ip: IP, port: UInt16, transport: Transport = .udp) {
+    public init(ip: IP, port: UInt16, transport: Transport = .udp, base: UInt8 = 0) {
         self.ip = ip
         self.port = port
         self.transport = transport
+        self.base = base
     }
 
     /// Parses dotted IPv4 ("127.0.0.1") or an IPv6 literal ("::1", "fe80::1"); nil otherwise.
@@ -42,15 +50,47 @@ public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
         case .v4(let a):
             return "\(a >> 24).\((a >> 16) & 0xFF).\((a >> 8) & 0xFF).\(a & 0xFF)"
         case .v6(let b):
-            var groups: [String] = []
-            for i in stride(from: 0, to: 16, by: 2) {
-                groups.append(String(UInt16(b[i]) << 8 | UInt16(b[i + 1]), radix: 16))
+            let groups = stride(from: 0, to: 16, by: 2).map { UInt16(b[$0]) << 8 | UInt16(b[$0 + 1]) }
+            // RFC 5952 §4.2: the longest run of two or more zero groups (the first of equals) is "::".
+            var best = (start: 0, length: 0)
+            var start = 0
+            while start < 8 {
+                var end = start
+                while end < 8 && groups[end] == 0 { end += 1 }
+                if end - start > best.length { best = (start, end - start) }
+                start = end + 1
             }
-            return groups.joined(separator: ":")
+            let text = groups.map { String($0, radix: 16) }
+            guard best.length >= 2 else { return text.joined(separator: ":") }
+            return text[..<best.start].joined(separator: ":") + "::" + text[(best.start + best.length)...].joined(separator: ":")
         }
     }
 
     public var isIPv4: Bool { if case .v4 = ip { return true } else { return false } }
+
+    /// Whether this is a wildcard address ("0.0.0.0", "::"): a socket bound to it takes every
+    /// address of its family.
+    public var isWildcard: Bool {
+        switch ip {
+        case .v4(let a): return a == 0
+        case .v6(let b): return b.high == 0 && b.low == 0
+        }
+    }
+
+    /// Whether this is a loopback address (127/8, ::1).
+    public var isLoopback: Bool {
+        switch ip {
+        case .v4(let a): return a >> 24 == 127
+        case .v6(let b): return b.high == 0 && b.low == 1
+        }
+    }
+
+    /// Whether this is an IPv6 link-local address (fe80::/10), which means nothing off its link
+    /// and is never advertised.
+    public var isLinkLocal: Bool {
+        guard case .v6(let b) = ip else { return false }
+        return b.high >> 54 == 0x3FA
+    }
 
     public var description: String {
         let endpoint = isIPv4 ? "\(host):\(port)" : "[\(host)]:\(port)"

@@ -55,11 +55,12 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "onair.relay")
         let server = RelayServer(config: config, logger: logger)
         try await server.run { httpPort, udpPorts in
-            let base = "http://\(config.http.host):\(httpPort)"
+            let host = config.http.host.contains(":") ? "[\(config.http.host)]" : config.http.host
+            let base = "http://\(host):\(httpPort)"
             let ports = udpPorts.map(String.init).joined(separator: ",")
             let workers = udpPorts.count == 1 ? "1 media worker" : "\(udpPorts.count) media workers"
             let banner = """
-                relay: HTTP \(base)  UDP \(config.media.bind):\(ports) (\(workers))
+                relay: HTTP \(base)  UDP \(config.media.bind) port \(ports) (\(workers))
                 relay: publish  WHIP \(base)/whip/<room>
                 relay: watch    \(base)/rooms/<room>   (e.g. \(base)/rooms/42)
 

@@ -32,13 +32,14 @@ def netlab():
     return module
 
 
-def running_lab(viewers: int):
+def running_lab(viewers: int, ipv6: bool = False, ipv6_only: tuple[str, ...] = ()):
     """A built network lab with `viewers` viewer namespaces, for a pytest fixture to yield from:
     the test is skipped, with the reason, when the lab cannot be built; the lab is removed
-    when the fixture ends (after `procs` stopped its processes: tests list `lab` first)."""
+    when the fixture ends (after `procs` stopped its processes: tests list `lab` first).
+    `ipv6`: every host gets an IPv6 address too; `ipv6_only`: these peers have only that."""
     import pytest
     module = netlab()
-    lab = module.Lab(viewers=viewers)
+    lab = module.Lab(viewers=viewers, ipv6=ipv6 or bool(ipv6_only), ipv6_only=ipv6_only)
     try:
         lab.up()
     except module.LabUnavailable as error:

@@ -22,6 +22,7 @@ page's quality menu).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import math
 import os
@@ -98,6 +99,12 @@ class Case:
     ice_tcp: bool = False                # v1's network drops every UDP datagram (Lab.block): the
                                          # Chromium page plays over ICE-TCP (RFC 6544), its path
                                          # must say "webrtc-tcp" at the end
+    ipv6: str = ""                       # "only": v1's namespace has only an IPv6 address (netlab's
+                                         # 2001:2::/48); "dual": IPv4 and IPv6. The relay binds media.bind
+                                         # "::" and HTTP "::", advertises the addresses its interfaces
+                                         # have (no advertised_addresses), v1 opens http://[2001:2::1]:8080,
+                                         # and the relay must list v1's session with address_family "ipv6"
+                                         # (dual: the relay's IPv6 candidates come first, RFC 8421 §4)
     below_height: int | None = None      # every frame v1 decodes from judge_from_start on is shorter
                                          # (the relay sends it a lower layer than this)
     # Chromium v1, its inbound-rtp video getStats() once a second from judge_from_start to the
@@ -123,6 +130,11 @@ class Case:
     def viewers(self) -> int:
         """How many viewer namespaces the case's lab needs (netlab.Lab(viewers=...))."""
         return 2 if self.second_viewer else 1
+
+    @property
+    def ipv6_only_peers(self) -> tuple[str, ...]:
+        """The lab peers with only an IPv6 address (netlab.Lab(ipv6=..., ipv6_only=...))."""
+        return ("v1",) if self.ipv6 == "only" else ()
 
     @property
     def chromium(self) -> bool:
@@ -210,6 +222,19 @@ def _lab_cases() -> list[Case]:
     # candidate. The kernel retransmits, so a slow link shows as a growing send queue, never
     # as loss: the relay holds ~250 ms of the viewer's media in its queue and drops RTP beyond
     # it, so the picture stays live. The test pattern (barcodes: glass-to-glass).
+    # IPv6 (issue 26 part 4): the relay is dual stack. aiortc from an IPv6-only v1; Chromium from
+    # a dual-stack one: without a camera or microphone permission Chromium gathers on its default
+    # route only, and in an IPv6-only namespace it gathered no candidate at all (see the note).
+    Case("ipv6-only-aiortc", "aiortc viewer from an IPv6-only network, test pattern, one layer",
+         source="pattern", ipv6="only", min_fps=28, settle=4, measure=10),
+    Case("ipv6-only-aiortc-simulcast", "aiortc viewer from an IPv6-only network, broadcast --simulcast",
+         source="pattern", simulcast=True, ipv6="only", min_fps=28, settle=4, measure=10),
+    Case("ipv6-chromium", "Chromium viewer page over IPv6 (dual-stack network), test pattern, one layer",
+         source="pattern", viewer="chromium", ipv6="dual", min_fps=28, settle=4, measure=10),
+    Case("ipv6-chromium-simulcast", "Chromium viewer page over IPv6 (dual-stack network), broadcast --simulcast",
+         source="pattern", simulcast=True, viewer="chromium", ipv6="dual", min_fps=28, settle=4, measure=10),
+    Case("ipv6-chromium-tcp", "Chromium viewer page over IPv6 from a dual-stack network that drops UDP: ICE-TCP",
+         source="pattern", viewer="chromium", ipv6="dual", ice_tcp=True, min_fps=28, settle=4, measure=10),
     Case("chromium-tcp-1mbit", "Chromium viewer page over ICE-TCP (UDP dropped), downlink tbf 1 Mbit/s, "
          "test pattern, one layer", source="pattern", viewer="chromium", ice_tcp=True, downlink_kbit=1000,
          max_p95_ms=500, settle=6, measure=20),
@@ -529,6 +554,10 @@ class Result:
             out.append(f"broadcast's path was {self.stats.get('path')!r}, expected 'tcp' (ICE-TCP: its UDP is dropped)")
         if c.ice_tcp and self.path != "webrtc-tcp":
             out.append(f"v1's page played over {self.path!r}, expected 'webrtc-tcp' (ICE-TCP: its UDP is dropped)")
+        if c.ipv6:
+            families = [v.get("address_family") for v in (self.stream or {}).get("viewer_sessions") or []]
+            if not families or any(family != "ipv6" for family in families):
+                out.append(f"the relay's viewer sessions' address families are {families}, expected ['ipv6']")
         if c.needs_resent and not self.stats.get("retransmitted_packets"):
             out.append(f"broadcast resent {self.stats.get('retransmitted_packets')} packets, target > 0")
         for rid in c.mostly_on:
@@ -1112,7 +1141,7 @@ def start_viewer(name: str, lab, procs: ProcessGroup, relay, frames_path: Path, 
                        [*lab.prefix(name), PYTHON, "-u", str(PEERS_DIR / "whep_viewer.py"),
                         "--url", relay.whep_url(ROOM), "--h264-only", "--no-index",
                         "--frames-log", str(frames_path), *(["--audio-log", str(audio_path)] if audio_path else [])],
-                       timeout=timeout, cwd=str(PEERS_DIR), env={**os.environ, "ONAIR_ICE_HOST": lab.address(name)})
+                       timeout=timeout, cwd=str(PEERS_DIR), env={**os.environ, "ONAIR_ICE_HOST": ",".join(lab.addresses(name))})
 
 
 def read_times(path: Path) -> list[float]:
@@ -1494,6 +1523,13 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     if target == "pion" and (case.publisher != "broadcast" or case.simulcast or case.needs_resent
                              or case.menu_height is not None):
         raise ValueError(f"{case.name}: the Pion relay forwards one layer from `broadcast` and has no quality menu")
+    if case.ipv6 not in ("", "only", "dual"):
+        raise ValueError(f"{case.name}: ipv6 is '', 'only' or 'dual', not {case.ipv6!r}")
+    if case.ipv6 and (target != "onair" or case.viewer == "pion" or case.second_viewer):
+        raise ValueError(f"{case.name}: an IPv6 v1 watches our relay with aiortc or Chromium, alone")
+    if case.ipv6 and (not getattr(lab, "ipv6", False) or set(getattr(lab, "ipv6_only", ())) != set(case.ipv6_only_peers)):
+        raise ValueError(f"{case.name} needs a lab with IPv6 (v1 IPv6-only: {case.ipv6 == 'only'}): "
+                         f"Lab(ipv6=True, ipv6_only={case.ipv6_only_peers})")
     if case.ice_tcp and case.viewer != "chromium":
         raise ValueError(f"{case.name}: ICE-TCP needs the Chromium viewer (aiortc and the Pion client speak UDP only)")
     if case.viewer == "pion" and (case.downlink_loss or case.expect_height or case.restore_height or case.below_height
@@ -1519,8 +1555,11 @@ def run_case(case: Case, lab, procs: ProcessGroup, workdir: Path, settle: float 
     if target == "pion":
         relay = launch_pion_relay(lab, procs, workdir, timeout)
     else:
+        # IPv6: every address of both families (media.bind "::"), the candidates the relay's own
+        # interfaces give (198.18.0.1 and 2001:2::1), not the one the lab would advertise.
+        dual_stack = {"ONAIR_MEDIA_BIND": "::", "ONAIR_HTTP_HOST": "::", "ONAIR_ADVERTISED_ADDRESSES": None}
         relay = launch_relay("onair", procs, workdir, ports=RELAY_PORTS, netns=lab.netns("relay"),
-                             address=lab.address("relay"))
+                             address=lab.address("relay"), extra_env=dual_stack if case.ipv6 else None)
     stream_url = f"{relay.base_url}/api/streams/{ROOM}"
     publisher = PUBLISHERS[case.publisher](case, lab, procs, relay, workdir, timeout)
     viewers: dict = {}
@@ -1558,7 +1597,8 @@ def _run_case(case: Case, lab, relay, stream_url: str, publisher, viewers: dict,
     watch(case.join_after, publisher.process, relay.process)
     for name in ["v1", "v2"] if case.second_viewer else ["v1"]:
         kind = case.viewer if name == "v1" else "aiortc"
-        viewers[name] = VIEWERS[kind](name, lab, procs, relay, workdir, timeout)
+        reached = dataclasses.replace(relay, host=f"[{lab.address6('relay')}]") if case.ipv6 else relay
+        viewers[name] = VIEWERS[kind](name, lab, procs, reached, workdir, timeout)
     sampler = RelaySampler(lab, stream_url, viewers)
     if relay.streams_api:
         sampler.start()

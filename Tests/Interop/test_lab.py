@@ -44,6 +44,16 @@ pattern's barcode, read by the page's frame recorder (chromium.RECORD_VIDEO_FRAM
                     over 300 ms, glass-to-glass p95 <= 500 ms
   chromium-tcp-1mbit-simulcast  the same with broadcast --simulcast
 
+IPv6 (issue 26; the lab built with 2001:2::/48 addresses, the relay dual stack: media.bind and
+http.host "::", candidates from its interfaces; the relay must list v1's session as IPv6):
+
+  ipv6-only-aiortc, ipv6-only-aiortc-simulcast   aiortc from a namespace with no IPv4 address at
+                    all: >= 28 fps, no freeze over 300 ms
+  ipv6-chromium, ipv6-chromium-simulcast   the viewer page from a dual-stack namespace over
+                    http://[2001:2::1]:8080 (Chromium without a media permission gathers on its
+                    default route only, and found nothing to gather on in an IPv6-only one)
+  ipv6-chromium-tcp the same with v1's UDP dropped: ICE-TCP over IPv6
+
 Dips of v1's downlink (issue 24, "never worse than none"; test_dip_case, lab_cases.dip_case):
 no limit, then a tbf rate for a few seconds 4 s into the measurement, then no limit again;
 settled 6 s, measured 4 s + the dip + 10 s. Judged as the viewer sees it: the longest freeze
@@ -128,7 +138,8 @@ def _sigterm_interrupts():
 def lab(request):
     """A lab with as many viewers as the test's case needs, removed at teardown (after
     `procs` stopped its processes: tests list `lab` before `procs`)."""
-    yield from running_lab(CASES[request.node.callspec.params["name"]].viewers)
+    case = CASES[request.node.callspec.params["name"]]
+    yield from running_lab(case.viewers, ipv6=bool(case.ipv6), ipv6_only=case.ipv6_only_peers)
 
 
 def _run(name, lab, procs, tmp_path):

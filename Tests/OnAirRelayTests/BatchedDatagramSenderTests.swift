@@ -92,4 +92,26 @@ struct BatchedDatagramSenderTests {
         #expect(sender.sent == 30)
         #expect(Self.receiveAll(viewer).map { $0[0] } == (0..<30).map(UInt8.init))
     }
+
+    @Test("several sockets: each datagram leaves from its destination's base; runs never mix sockets")
+    func socketPerBase() throws {
+        let v4 = try Self.sendingSocket()
+        let v6 = socket(AF_INET6, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(v4); close(v6) }
+        let sender = BatchedDatagramSender(fds: [v4, v6], capacity: 64)
+        let ipv4Viewer = try UDPTestClient(receiveTimeoutMilliseconds: 200)
+        let ipv6Viewer = try UDPTestClient(receiveTimeoutMilliseconds: 200, ipv6: true)
+        var toIPv6 = ipv6Viewer.address
+        toIPv6.base = 1
+        for i in 0..<6 {
+            Self.queue(sender, size: 1000, marker: UInt8(i), to: Self.destination(ipv4Viewer))
+            Self.queue(sender, size: 1000, marker: UInt8(100 + i), to: DatagramDestination(toIPv6))
+        }
+        // An IPv6 peer named with base 0 would leave from the IPv4 socket: the kernel refuses it.
+        Self.queue(sender, size: 10, marker: 9, to: DatagramDestination(ipv6Viewer.address))
+        sender.flush()
+        #expect(Self.receiveAll(ipv4Viewer).map { $0[0] } == Array(0..<6))
+        #expect(Self.receiveAll(ipv6Viewer).map { $0[0] } == Array(100..<106))
+        #expect(sender.sent == 12 && sender.dropped == 1)
+    }
 }

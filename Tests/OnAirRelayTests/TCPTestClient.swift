@@ -1,20 +1,24 @@
 import Glibc
+import OnAirForwarding
+import OnAirWire
 
-/// A plain blocking TCP connection to 127.0.0.1, for talking to the relay's ICE-TCP port the
+/// A plain blocking TCP connection to 127.0.0.1 (or ::1), for talking to the relay's ICE-TCP port the
 /// way a peer would (RFC 4571 framing) and the way an attacker would. One test task only.
 final class TCPTestClient {
     let fd: Int32
     /// The local port: the relay sees the connection as 127.0.0.1 and this.
     let port: UInt16
 
-    init(port: Int, receiveTimeoutMilliseconds: Int = 5000) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    init(port: Int, receiveTimeoutMilliseconds: Int = 5000, ipv6: Bool = false) throws {
+        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw UDPTestClient.Failure(description: "socket(): \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutMilliseconds / 1000, tv_usec: (receiveTimeoutMilliseconds % 1000) * 1000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = UDPTestClient.loopback(port: UInt16(port))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let remote = ipv6 ? TransportAddress(ip: .v6(IPv6Address(high: 0, low: 1)), port: UInt16(port))
+                          : TransportAddress(ip: .v4(0x7F00_0001), port: UInt16(port))
+        var destination = DatagramDestination(remote)
+        let connected = withUnsafePointer(to: &destination.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, destination.length) }
         }
         guard connected == 0 else { close(fd); throw UDPTestClient.Failure(description: "connect(): \(errno)") }
         self.fd = fd

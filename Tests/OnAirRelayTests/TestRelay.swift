@@ -9,7 +9,7 @@ import Testing
 @testable import OnAirRelay
 
 /// A real relay in the test process, wired like ``RelayServer/run(onReady:)``: a DTLS
-/// certificate, the UDP media socket on 127.0.0.1 port 0, the ``RelayEngine`` on a NIO event
+/// certificate, the UDP media socket on 127.0.0.1 (or the configured `media.bind`) port 0, the ``RelayEngine`` on a NIO event
 /// loop with its timers, and the HTTP router. Requests go to the router's responder
 /// (`.router`) or through a real HTTP server on a free port (`.live`).
 final class TestRelay: Sendable {
@@ -36,7 +36,6 @@ final class TestRelay: Sendable {
         var config = RelayConfig()
         config.media.workers = 1
         configure(&config)
-        config.media.bind = "127.0.0.1"
         config.media.udpPort = 0
         let logger = Logger(label: "relaytests", factory: { _ in SwiftLogNoOpLogHandler() })
         let certificate = try DTLSCertificate.generateECDSA(commonName: "OnAir relay tests", validity: .seconds(86_400))

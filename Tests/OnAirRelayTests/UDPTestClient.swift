@@ -1,26 +1,34 @@
 import Glibc
+import OnAirForwarding
+import OnAirWire
+@testable import OnAirRelay
 
-/// A plain blocking UDP socket on 127.0.0.1 for talking to the relay's media port the way a
-/// peer would (and the way an attacker would). Used from one test task only.
+/// A plain blocking UDP socket on 127.0.0.1 (or ::1) for talking to the relay's media port the
+/// way a peer would (and the way an attacker would). Used from one test task only.
 final class UDPTestClient {
     let fd: Int32
     let port: UInt16
+    /// The loopback address it is bound to and sends to.
+    let loopback: TransportAddress
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    init(receiveTimeoutMilliseconds: Int = 1000) throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    init(receiveTimeoutMilliseconds: Int = 1000, ipv6: Bool = false) throws {
+        let loopback = ipv6 ? TransportAddress(ip: .v6(IPv6Address(high: 0, low: 1)), port: 0)
+                            : TransportAddress(ip: .v4(0x7F00_0001), port: 0)
+        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket(): \(errno)") }
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        var local = DatagramDestination(loopback)
+        let bound = withUnsafePointer(to: &local.storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, local.length) }
         }
         guard bound == 0 else { close(fd); throw Failure(description: "bind(): \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutMilliseconds / 1000, tv_usec: (receiveTimeoutMilliseconds % 1000) * 1000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         self.fd = fd
+        self.loopback = loopback
         self.port = UDPTestClient.localPort(of: fd)
     }
 
@@ -28,28 +36,24 @@ final class UDPTestClient {
 
     /// The port a socket is bound to (getsockname).
     static func localPort(of fd: Int32) -> UInt16 {
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        var local = sockaddr_in()
-        _ = withUnsafeMutablePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return UInt16(bigEndian: local.sin_port)
+        UInt16(BoundSocket.port(fd))
     }
 
-    static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    /// This client's own address, as the relay sees it.
+    var address: TransportAddress {
+        var address = loopback
+        address.port = port
         return address
     }
 
     func send(_ bytes: [UInt8], toPort port: Int) {
-        var address = Self.loopback(port: UInt16(port))
+        var remote = loopback
+        remote.port = UInt16(port)
+        var destination = DatagramDestination(remote)
         _ = bytes.withUnsafeBytes { buffer in
-            withUnsafePointer(to: &address) {
+            withUnsafePointer(to: &destination.storage) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, buffer.baseAddress, buffer.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    sendto(fd, buffer.baseAddress, buffer.count, 0, $0, destination.length)
                 }
             }
         }

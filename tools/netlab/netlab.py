@@ -3,13 +3,16 @@
 bridge, with per-link, per-direction rate limits and random loss that can change while a
 test runs. Real kernel plumbing only (ip, tc tbf, nftables); needs root. Stdlib only.
 
-Topology (addresses only in the RFC 2544 benchmarking range 198.18.0.0/15):
+Topology (addresses only in the RFC 2544 benchmarking range 198.18.0.0/15 and, with `ipv6`,
+its IPv6 counterpart 2001:2::/48 of RFC 5180):
 
-    onairlab-<id>-relay   br0 198.18.0.1/24, one bridge port per peer (named after the peer)
-    onairlab-<id>-pub     eth0 198.18.0.2/24   <- veth ->  relay's port "pub"
-    onairlab-<id>-v1..vN  eth0 198.18.0.10+    <- veth ->  relay's port "v1".."vN"
+    onairlab-<id>-relay   br0 198.18.0.1/24 (2001:2::1/64), one bridge port per peer (named after it)
+    onairlab-<id>-pub     eth0 198.18.0.2/24 (2001:2::2)  <- veth ->  relay's port "pub"
+    onairlab-<id>-v1..vN  eth0 198.18.0.10+ (2001:2::10+) <- veth ->  relay's port "v1".."vN"
 
-`lo` is up everywhere and IPv6 is off (no link-local addresses outside the lab's range).
+`lo` is up everywhere. IPv6 is off unless the lab is built with `ipv6=True`; then every host
+has its 2001:2:: address too and no link-local one (addrgenmode none: nothing outside the lab's
+ranges), and the hosts in `ipv6_only` have no IPv4 address at all.
 A link is named after its peer ("pub", "v1"); "up" is peer -> relay, "down" relay -> peer.
   rate: `tc qdisc replace ... root tbf` on the sending end (up: the peer's eth0, down: the
         relay's port), so the queue builds where a real bottleneck's would.
@@ -21,7 +24,8 @@ A link is named after its peer ("pub", "v1"); "up" is peer -> relay, "down" rela
     with Lab(viewers=2) as lab:
         lab.set_rate("pub", "up", 1000)          # kbit/s, None removes the limit
         lab.set_loss("pub", "up", 5)             # percent
-        lab.block("v1", udp=True)                # a firewall: no UDP (tcp_open=(8080,): only that TCP)
+        lab.block("v1", udp=True)                # a firewall: no UDP (tcp_open=(8080,): only that TCP),
+                                                 # IPv4 and IPv6 alike
         proc = lab.run("v1", ["python3", "viewer.py"])  # ip netns exec
         lab.address("relay")                     # "198.18.0.1"
         loop = lab.loop("v1")                    # asyncio loop on a thread in v1's namespace
@@ -55,6 +59,9 @@ from dataclasses import dataclass
 
 PREFIX = "onairlab"
 LAB_RANGE = ipaddress.ip_network("198.18.0.0/15")  # RFC 2544: never route anything else
+LAB_RANGE6 = ipaddress.ip_network("2001:2::/48")   # RFC 5180: the IPv6 benchmarking range
+RELAY_ADDRESS6 = "2001:2::1"
+PREFIX_LEN6 = 64
 RELAY_ADDRESS = "198.18.0.1"
 PUBLISHER_ADDRESS = "198.18.0.2"
 FIRST_VIEWER = 10  # v1 = 198.18.0.10
@@ -218,6 +225,7 @@ class Host:
     name: str     # "relay", "pub", "v1", ...
     netns: str
     address: str
+    address6: str
 
 
 _live_labs: list["Lab"] = []
@@ -256,19 +264,30 @@ class Lab:
     """The namespaces of one lab. `with Lab(viewers=N) as lab:` builds it and always
     removes it (also at exit and on SIGINT/SIGTERM)."""
 
-    def __init__(self, viewers: int = 1, lab_id: str | None = None):
+    def __init__(self, viewers: int = 1, lab_id: str | None = None, ipv6: bool = False,
+                 ipv6_only: tuple[str, ...] = ()):
         global _lab_counter
         if not 0 <= viewers <= 200:
             raise ValueError("viewers: 0...200")
+        if ipv6_only and not ipv6:
+            raise ValueError("ipv6_only hosts need a lab built with ipv6=True")
         if lab_id is None:
             _lab_counter += 1
             lab_id = f"{os.getpid()}" + (f"_{_lab_counter}" if _lab_counter > 1 else "")
         self.lab_id = lab_id
-        names = [("relay", RELAY_ADDRESS), ("pub", PUBLISHER_ADDRESS)]
-        names += [(f"v{i}", f"198.18.0.{FIRST_VIEWER + i - 1}") for i in range(1, viewers + 1)]
-        self.hosts = {name: Host(name, f"{PREFIX}-{lab_id}-{name}", address) for name, address in names}
+        names = [("relay", RELAY_ADDRESS, RELAY_ADDRESS6), ("pub", PUBLISHER_ADDRESS, "2001:2::2")]
+        names += [(f"v{i}", f"198.18.0.{FIRST_VIEWER + i - 1}", f"2001:2::{FIRST_VIEWER + i - 1}")
+                  for i in range(1, viewers + 1)]
+        self.hosts = {name: Host(name, f"{PREFIX}-{lab_id}-{name}", address, address6)
+                      for name, address, address6 in names}
         for host in self.hosts.values():
             assert ipaddress.ip_address(host.address) in LAB_RANGE, host
+            assert ipaddress.ip_address(host.address6) in LAB_RANGE6, host
+        unknown = (set(ipv6_only) - set(self.hosts)) | ({"relay"} & set(ipv6_only))
+        if unknown:
+            raise ValueError(f"ipv6_only: no peer {', '.join(sorted(unknown))}")
+        self.ipv6 = ipv6
+        self.ipv6_only = tuple(ipv6_only)
         self.processes: list[subprocess.Popen] = []
         self.built = False
 
@@ -286,6 +305,17 @@ class Lab:
 
     def address(self, host: str) -> str:
         return self.hosts[host].address
+
+    def addresses(self, host: str) -> list[str]:
+        """Every address `host` has: IPv4 (unless IPv6-only), then IPv6 (a lab built with ipv6=True)."""
+        h = self.hosts[host]
+        return ([] if host in self.ipv6_only else [h.address]) + ([h.address6] if self.ipv6 else [])
+
+    def address6(self, host: str) -> str:
+        """`host`'s IPv6 address (a lab built with ipv6=True)."""
+        if not self.ipv6:
+            raise ValueError("this lab has no IPv6: build it with Lab(ipv6=True)")
+        return self.hosts[host].address6
 
     def prefix(self, host: str) -> list[str]:
         """argv prefix that runs a command in `host`'s namespace."""
@@ -318,11 +348,15 @@ class Lab:
         relay = self.netns("relay")
         for host in self.hosts.values():
             _cmd("ip", "netns", "add", host.netns)
-            _cmd("sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6; "
-                 "echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6", netns=host.netns)
+            if not self.ipv6:
+                _cmd("sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6; "
+                     "echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6", netns=host.netns)
             _cmd("ip", "-n", host.netns, "link", "set", "lo", "up")
         _cmd("ip", "-n", relay, "link", "add", BRIDGE, "type", "bridge")
+        self._no_link_local(relay, BRIDGE)
         _cmd("ip", "-n", relay, "addr", "add", f"{RELAY_ADDRESS}/{PREFIX_LEN}", "dev", BRIDGE)
+        if self.ipv6:
+            _cmd("ip", "-n", relay, "addr", "add", f"{RELAY_ADDRESS6}/{PREFIX_LEN6}", "dev", BRIDGE, "nodad")
         _cmd("ip", "-n", relay, "link", "set", BRIDGE, "up")
         # The relay sends UDP GSO batches; on a real wire the NIC cuts them into datagrams, but
         # across veth and bridge a whole batch would reach tbf and the loss rule as one packet
@@ -333,9 +367,14 @@ class Lab:
             peer = self.hosts[link]
             _cmd("ip", "-n", relay, "link", "add", link, "type", "veth", "peer", "name", PEER_DEV,
                  "netns", peer.netns)
+            self._no_link_local(relay, link)
+            self._no_link_local(peer.netns, PEER_DEV)
             _cmd("ip", "-n", relay, "link", "set", link, "master", BRIDGE)
             _cmd("ip", "-n", relay, "link", "set", link, "up")
-            _cmd("ip", "-n", peer.netns, "addr", "add", f"{peer.address}/{PREFIX_LEN}", "dev", PEER_DEV)
+            if link not in self.ipv6_only:
+                _cmd("ip", "-n", peer.netns, "addr", "add", f"{peer.address}/{PREFIX_LEN}", "dev", PEER_DEV)
+            if self.ipv6:
+                _cmd("ip", "-n", peer.netns, "addr", "add", f"{peer.address6}/{PREFIX_LEN6}", "dev", PEER_DEV, "nodad")
             _cmd("ip", "-n", peer.netns, "link", "set", PEER_DEV, "up")
             relay_rules.append(f'  chain {link}_up {{ type filter hook ingress device "{link}" priority 0; }}')
             relay_rules.append(f'  chain {link}_up_block {{ type filter hook ingress device "{link}" priority -10; }}')
@@ -344,6 +383,11 @@ class Lab:
                 f'priority 0; }}\n  chain down_block {{ type filter hook ingress device "{PEER_DEV}" '
                 f"priority -10; }}\n}}\n"))
         _cmd("nft", "-f", "-", netns=relay, input="\n".join(relay_rules + ["}", ""]))
+
+    def _no_link_local(self, netns: str, dev: str) -> None:
+        """With IPv6 on, `dev` gets no automatic (link-local) address: only the lab's own."""
+        if self.ipv6:
+            _cmd("ip", "-n", netns, "link", "set", "dev", dev, "addrgenmode", "none")
 
     def close(self) -> None:
         """Stops processes started with run(), deletes every namespace. Idempotent."""
@@ -423,7 +467,7 @@ class Lab:
     def block(self, link: str, udp: bool = True, tcp_open: tuple[int, ...] | None = None) -> None:
         """A firewall on the peer's network, as a corporate or hotel network has: every UDP
         datagram dropped (`udp`), and with `tcp_open` every TCP segment except those to and
-        from the relay's ports in it. Both directions, each at its receiving end (dropped on
+        from the relay's ports in it; IPv4 and IPv6 alike. Both directions, each at its receiving end (dropped on
         the way, as a firewall does: the sender's sendto() still succeeds)."""
         for direction in ("up", "down"):
             netns, _ = self._end(link, direction, sending=False)
@@ -431,10 +475,13 @@ class Lab:
             script = f"flush chain netdev {TABLE} {chain}\n"
             if udp:
                 script += f"add rule netdev {TABLE} {chain} meta protocol ip ip protocol udp counter drop\n"
+                script += f"add rule netdev {TABLE} {chain} meta protocol ip6 ip6 nexthdr udp counter drop\n"
             if tcp_open is not None:
                 ports = ", ".join(str(port) for port in tcp_open) or "0"
                 field = "dport" if direction == "up" else "sport"
                 script += (f"add rule netdev {TABLE} {chain} meta protocol ip ip protocol tcp "
+                           f"tcp {field} != {{ {ports} }} counter drop\n")
+                script += (f"add rule netdev {TABLE} {chain} meta protocol ip6 ip6 nexthdr tcp "
                            f"tcp {field} != {{ {ports} }} counter drop\n")
             _cmd("nft", "-f", "-", netns=netns, input=script)
 

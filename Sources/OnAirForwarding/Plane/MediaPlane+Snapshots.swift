@@ -28,6 +28,7 @@ extension MediaPlane {
                      bytesOut: viewer.bytesOut, retransmissions: viewer.retransmissions,
                      retransmissionsGivenUp: viewer.retransmissionsGivenUp, nacksReceived: viewer.nacksReceived,
                      worker: settings.worker, transport: viewer.destination.map { $0.address.transport == .tcp ? "tcp" : "udp" },
+                     addressFamily: viewer.destination.map { $0.address.isIPv4 ? "ipv4" : "ipv6" },
                      transportRestarts: viewer.transportRestarts)
     }
 

@@ -82,6 +82,8 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
         public var worker: Int
         /// "udp" or "tcp" (ICE-TCP) once a pair is selected.
         public var transport: String?
+        /// "ipv4" or "ipv6": the family of the viewer's selected address, once there is one.
+        public var addressFamily: String?
         /// Over TCP: times its video stopped at a frame because the queue was full, to restart
         /// at a keyframe once there was room.
         public var transportRestarts: UInt64
@@ -93,7 +95,7 @@ public struct StreamSnapshot: Codable, Sendable, Equatable {
             case probesSucceeded = "probes_succeeded", probesFailed = "probes_failed", paddingBytes = "padding_bytes"
             case pausedSeconds = "paused_seconds", pauses, pauseReason = "pause_reason", bytesOut = "bytes_out", retransmissions
             case retransmissionsGivenUp = "retransmissions_given_up", nacksReceived = "nacks_received", worker
-            case transport, transportRestarts = "transport_restarts"
+            case transport, addressFamily = "address_family", transportRestarts = "transport_restarts"
         }
     }
 

@@ -1,5 +1,7 @@
 import OnAirForwarding
 import OnAirDecoding
+import OnAirWebRTC
+import OnAirWire
 
 /// Everything the relay can be told, with loopback defaults so that it runs with no
 /// config file at all. Loaded from YAML (`config/relay.yaml`), then overridden by
@@ -56,8 +58,9 @@ public struct RelayConfig: Codable, Sendable, Equatable {
     }
 
     public struct Media: Codable, Sendable, Equatable {
-        /// Address the UDP media sockets bind to.
-        public var bind = "127.0.0.1"
+        /// Addresses the media sockets bind to: each worker has a UDP socket and an ICE-TCP
+        /// listener on each (``BindAddresses``: "::" is dual stack).
+        public var bind: BindAddresses = "127.0.0.1"
         /// The first media worker's UDP port; worker `i` listens on `udpPort + i`. The sessions
         /// of a worker share its port (RFC 7983 demux). 0: each worker its own ephemeral port.
         public var udpPort = 10_000
@@ -72,7 +75,8 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         /// Media workers (event loops, each with its own UDP socket); nil: one per core this
         /// process may use. 1 keeps everything on one loop.
         public var workers: Int? = nil
-        /// Addresses put into ICE candidates. Empty means the bind address.
+        /// Addresses put into ICE candidates. Empty: the bind addresses, a wildcard one standing
+        /// for the machine's addresses of its family.
         public var advertisedAddresses: [String] = []
         /// A publisher with no valid STUN, DTLS or SRTP traffic for this long is gone (RFC 7675):
         /// its stream ends.
@@ -226,8 +230,20 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         rooms[room]?.viewerToken ?? auth.viewerToken
     }
 
-    /// Candidate addresses: the advertised ones, else the bind address.
+    /// Candidate addresses: the advertised ones, else the bind addresses, a wildcard standing
+    /// for every address of its family the machine has (loopback when it has no other IPv4).
     public var candidateAddresses: [String] {
-        media.advertisedAddresses.isEmpty ? [media.bind] : media.advertisedAddresses
+        guard media.advertisedAddresses.isEmpty else { return media.advertisedAddresses }
+        guard let sockets = try? media.bind.sockets() else { return media.bind.addresses }
+        var addresses: [String] = []
+        for socket in sockets {
+            var found = [socket]
+            if socket.isWildcard {
+                found = InterfaceAddresses.list(ipv4: socket.isIPv4, ipv6: !socket.isIPv4)
+                if found.isEmpty && socket.isIPv4 { found = [TransportAddress(ip: .v4(0x7F00_0001), port: 0)] }
+            }
+            for address in found where !addresses.contains(address.host) { addresses.append(address.host) }
+        }
+        return addresses
     }
 }

@@ -58,7 +58,7 @@ public enum RelayConfigLoader {
         if let v = env["ONAIR_HTTP_HOST"] { config.http.host = v }
         if let v = try int("ONAIR_HTTP_PORT") { config.http.port = v }
         if let v = env["ONAIR_PUBLIC_URL"] { config.http.publicURL = v }
-        if let v = env["ONAIR_MEDIA_BIND"] { config.media.bind = v }
+        if let v = list("ONAIR_MEDIA_BIND") { config.media.bind = BindAddresses(v) }
         if let v = try int("ONAIR_UDP_PORT") { config.media.udpPort = v }
         if let v = try int("ONAIR_MEDIA_WORKERS") { config.media.workers = v }
         if let v = try int("ONAIR_TCP_PORT") { config.media.tcpPort = v }
@@ -152,6 +152,11 @@ public enum RelayConfigLoader {
             guard tcpPort == 0 || tcpPort + config.media.workerCount - 1 <= 65535 else {
                 throw Problem(description: "media.tcp_port \(tcpPort) + \(config.media.workerCount) workers runs past port 65535")
             }
+        }
+        do {
+            _ = try config.media.bind.sockets()
+        } catch {
+            throw Problem(description: error.description)
         }
         guard config.media.tcpMaxConnections >= 1 else { throw Problem(description: "media.tcp_max_connections must be >= 1") }
         guard config.media.consentTimeoutSeconds > 0 else { throw Problem(description: "media.consent_timeout_seconds must be > 0") }

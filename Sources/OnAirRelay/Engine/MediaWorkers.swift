@@ -19,9 +19,10 @@ import Synchronization
 /// worker, read in place by each other worker, which does everything per viewer itself).
 public final class MediaWorkers: Sendable {
     public let engines: [RelayEngine]
-    let sockets: [UDPMediaSocket]
-    /// Each worker's ICE-TCP listener (empty with `media.ice_tcp` off).
-    let listeners: [TCPMediaListener]
+    /// Each worker's UDP sockets, one per bind address (the index is their base).
+    let sockets: [[UDPMediaSocket]]
+    /// Each worker's ICE-TCP listeners, one per bind address (none with `media.ice_tcp` off).
+    let listeners: [[TCPMediaListener]]
     /// One per worker when there are several: rings its loop when a feed it reads has records.
     private let doorbells: [PipeDoorbell]
     private let doorbellChannels = Mutex<[Channel]>([])
@@ -40,29 +41,31 @@ public final class MediaWorkers: Sendable {
         if config.media.iceTCP { OpenFileLimit.raiseToHardLimit() }
         ownGroup = lent == nil ? MultiThreadedEventLoopGroup(numberOfThreads: count) : nil
         let group: any EventLoopGroup = lent ?? ownGroup!
-        var sockets: [UDPMediaSocket] = []
-        var listeners: [TCPMediaListener] = []
+        var sockets: [[UDPMediaSocket]] = []
+        var listeners: [[TCPMediaListener]] = []
         var engines: [RelayEngine] = []
         var doorbells: [PipeDoorbell] = []
         do {
+            let addresses = try config.media.bind.sockets()
             for index in 0..<count {
                 // One worker reads no other worker's feed: no doorbell (a pipe) for it.
                 if count > 1 { doorbells.append(try PipeDoorbell()) }
                 let port = config.media.udpPort == 0 ? 0 : config.media.udpPort + index
-                let socket = try UDPMediaSocket(host: config.media.bind, port: port)
-                sockets.append(socket)
-                let listener = try config.media.tcpPort(worker: index).map { try TCPMediaListener(host: config.media.bind, port: $0) }
-                if let listener { listeners.append(listener) }
+                let own = try Self.bindUDP(addresses, port: port)
+                sockets.append(own)
+                let tcp = try config.media.tcpPort(worker: index).map { try Self.listenTCP(addresses, port: $0) } ?? []
+                listeners.append(tcp)
                 var workerLogger = logger
                 if count > 1 { workerLogger[metadataKey: "worker"] = "\(index)" }
                 // `next()` goes round the group's loops: one loop (thread) per engine.
-                engines.append(RelayEngine(loop: group.next(), sender: socket.sender, udpPort: socket.localPort,
-                                           tcpPort: listener?.localPort, worker: index, config: config,
+                let sender = BatchedDatagramSender(fds: own.map(\.fd))
+                engines.append(RelayEngine(loop: group.next(), sender: sender, udpPort: own[0].localPort,
+                                           tcpPort: tcp.first?.localPort, worker: index, config: config,
                                            certificate: certificate, hls: hls, logger: workerLogger))
             }
         } catch {
-            for socket in sockets { socket.closeUnstarted() }
-            for listener in listeners { listener.closeUnstarted() }
+            for socket in sockets.joined() { socket.closeUnstarted() }
+            for listener in listeners.joined() { listener.closeUnstarted() }
             try? ownGroup?.syncShutdownGracefully()
             throw error
         }
@@ -76,10 +79,10 @@ public final class MediaWorkers: Sendable {
     /// Starts reading every socket and the engines' timers.
     public func start(lifecycleObserver: StreamLifecycleObserver?) async throws {
         let wakeups: [(any TapWakeup)?] = doorbells
-        for (index, (engine, socket)) in zip(engines, sockets).enumerated() {
+        for (index, engine) in engines.enumerated() {
             engine.lifecycleObserver = lifecycleObserver
-            try await socket.start(on: engine.loop, receiver: engine)
-            if index < listeners.count { try await listeners[index].start(engine: engine) }
+            for socket in sockets[index] { try await socket.start(on: engine.loop, receiver: engine) }
+            for listener in listeners[index] { try await listener.start(engine: engine) }
             try await engine.perform { [placement] engine in
                 engine.plane.feedWakeups = wakeups
                 engine.plane.roomClosed = { room in placement.forget(room, on: index) }
@@ -92,11 +95,42 @@ public final class MediaWorkers: Sendable {
         }
     }
 
-    /// The UDP ports bound, one per worker.
-    public var udpPorts: [Int] { sockets.map(\.localPort) }
+    /// The UDP ports bound, one per worker (the same on each of its addresses).
+    public var udpPorts: [Int] { sockets.map { $0[0].localPort } }
 
     /// The ICE-TCP ports bound, one per worker (none with `media.ice_tcp` off).
-    public var tcpPorts: [Int] { listeners.map(\.localPort) }
+    public var tcpPorts: [Int] { listeners.compactMap { $0.first?.localPort } }
+
+    /// A worker's UDP sockets, one per address, all on one port: `port`, or with 0 the port the
+    /// kernel gave the first (tried again from a new one when another address has it taken).
+    private static func bindUDP(_ addresses: [TransportAddress], port: Int) throws -> [UDPMediaSocket] {
+        try bindAll(addresses, port: port) { address, base in try UDPMediaSocket(address: address, base: base) }
+    }
+
+    /// A worker's ICE-TCP listeners, one per address, on one port as ``bindUDP(_:port:)``.
+    private static func listenTCP(_ addresses: [TransportAddress], port: Int) throws -> [TCPMediaListener] {
+        try bindAll(addresses, port: port) { address, base in try TCPMediaListener(address: address, base: base) }
+    }
+
+    private static func bindAll<Socket: BoundMediaSocket>(_ addresses: [TransportAddress], port: Int,
+                                                          open: (TransportAddress, UInt8) throws -> Socket) throws -> [Socket] {
+        var attempt = 0
+        while true {
+            var bound: [Socket] = []
+            do {
+                for (base, var address) in addresses.enumerated() {
+                    address.port = UInt16(bound.first?.localPort ?? port)
+                    bound.append(try open(address, UInt8(base)))
+                }
+                return bound
+            } catch {
+                for socket in bound { socket.closeUnstarted() }
+                attempt += 1
+                // Only an ephemeral port taken on a later address is worth another try.
+                guard port == 0, !bound.isEmpty, attempt < 8 else { throw error }
+            }
+        }
+    }
 
     // MARK: placement
 
@@ -213,8 +247,8 @@ public final class MediaWorkers: Sendable {
 
     /// Closes the sockets and stops the workers' threads (after ``shutdown()``).
     func close() async {
-        for listener in listeners { await listener.close() }
-        for socket in sockets { await socket.close() }
+        for listener in listeners.joined() { await listener.close() }
+        for socket in sockets.joined() { await socket.close() }
         for channel in doorbellChannels.withLock({ $0 }) { try? await channel.close() }
         try? await ownGroup?.shutdownGracefully()
     }

@@ -11,6 +11,11 @@ import OnAirForwarding
 /// costs. A run holds datagrams of one size, and may end with one shorter datagram (the
 /// kernel's rule: every segment but the last is exactly `gso_size` bytes).
 ///
+/// A worker with several sockets (one per address of `media.bind`) has one sender for all: a
+/// datagram leaves from the socket its destination's peer was seen on (its
+/// ``TransportAddress/base``), and a flush makes one `sendmmsg` per run of messages that share
+/// a socket.
+///
 /// When the socket's send buffer is full (EAGAIN) the rest of the batch is dropped and
 /// counted: a relay that cannot keep up must shed load, never queue without bound.
 public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
@@ -28,11 +33,14 @@ public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
     /// Datagram slots (and so datagrams per `flush`).
     public let capacity: Int
 
-    private let fd: Int32
+    /// The sockets, by base.
+    private let fds: [Int32]
     private let arena: UnsafeMutableRawPointer
     private let iovecs: UnsafeMutablePointer<iovec>
     private let messages: UnsafeMutablePointer<clive_mmsghdr>
     private let addresses: UnsafeMutablePointer<sockaddr_storage>
+    /// Each message's socket (an index into ``fds``).
+    private let messageSockets: UnsafeMutablePointer<Int>
     private let controls: UnsafeMutableRawPointer
     private let controlSize: Int
     /// Datagrams (slots) and messages queued.
@@ -58,20 +66,28 @@ public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
     /// Segmented sends the kernel refused (EINVAL/EIO) that went out one datagram at a time.
     public private(set) var segmentationFallbacks: UInt64 = 0
 
-    public init(fd: Int32, capacity: Int = 512, useSegmentation: Bool = true) {
-        self.fd = fd
+    public convenience init(fd: Int32, capacity: Int = 512, useSegmentation: Bool = true) {
+        self.init(fds: [fd], capacity: capacity, useSegmentation: useSegmentation)
+    }
+
+    /// A sender for `fds` (at least one), a destination of base `i` leaving from `fds[i]`.
+    public init(fds: [Int32], capacity: Int = 512, useSegmentation: Bool = true) {
+        precondition(!fds.isEmpty, "a sender needs a socket")
+        self.fds = fds
         self.capacity = capacity
         arena = UnsafeMutableRawPointer.allocate(byteCount: capacity * Self.slotSize, alignment: 16)
         iovecs = .allocate(capacity: capacity)
         messages = .allocate(capacity: capacity)
         addresses = .allocate(capacity: capacity)
+        messageSockets = .allocate(capacity: capacity)
+        messageSockets.initialize(repeating: 0, count: capacity)
         controlSize = clive_gso_control_size()
         controls = UnsafeMutableRawPointer.allocate(byteCount: capacity * controlSize, alignment: 8)
         controls.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * controlSize)
         iovecs.initialize(repeating: iovec(), count: capacity)
         messages.initialize(repeating: clive_mmsghdr(), count: capacity)
         addresses.initialize(repeating: sockaddr_storage(), count: capacity)
-        segmentationEnabled = useSegmentation && clive_udp_gso_supported(fd) != 0
+        segmentationEnabled = useSegmentation && fds.allSatisfy { clive_udp_gso_supported($0) != 0 }
     }
 
     deinit {
@@ -79,6 +95,7 @@ public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
         iovecs.deallocate()
         messages.deallocate()
         addresses.deallocate()
+        messageSockets.deallocate()
         controls.deallocate()
     }
 
@@ -103,6 +120,7 @@ public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
         }
         let index = messageCount
         addresses[index] = destination.storage
+        messageSockets[index] = Int(destination.address.base) < fds.count ? Int(destination.address.base) : 0
         messages[index].msg_hdr = msghdr(
             msg_name: UnsafeMutableRawPointer(addresses + index), msg_namelen: destination.length,
             msg_iov: iovecs + (slotCount - 1), msg_iovlen: 1,
@@ -116,7 +134,8 @@ public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
     @inline(__always)
     private func isLastDestination(_ destination: DatagramDestination) -> Bool {
         let last = messages[messageCount - 1].msg_hdr
-        guard last.msg_namelen == destination.length else { return false }
+        guard last.msg_namelen == destination.length,
+              messageSockets[messageCount - 1] == Int(destination.address.base) else { return false }
         return withUnsafeBytes(of: destination.storage) { memcmp($0.baseAddress!, last.msg_name, Int(destination.length)) == 0 }
     }
 
@@ -147,11 +166,25 @@ public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
     /// Datagrams queued.
     public var pending: Int { slotCount }
 
-    /// Sends everything queued.
+    /// Sends everything queued: one `sendmmsg` per run of messages on one socket.
     public func flush() {
         var offset = 0
         while offset < messageCount {
-            let result = clive_sendmmsg(fd, messages + offset, UInt32(messageCount - offset), Int32(MSG_DONTWAIT))
+            let socket = messageSockets[offset]
+            var end = offset + 1
+            while end < messageCount && messageSockets[end] == socket { end += 1 }
+            send(offset..<end, on: fds[socket])
+            offset = end
+        }
+        slotCount = 0
+        messageCount = 0
+        runOpen = false
+    }
+
+    private func send(_ range: Range<Int>, on fd: Int32) {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let result = clive_sendmmsg(fd, messages + offset, UInt32(range.upperBound - offset), Int32(MSG_DONTWAIT))
             calls += 1
             if result > 0 {
                 for index in offset..<(offset + Int(result)) { sent += UInt64(messages[index].msg_hdr.msg_iovlen) }
@@ -163,7 +196,7 @@ public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
             if error == EINTR { continue }
             let segments = Int(messages[offset].msg_hdr.msg_iovlen)
             if segments > 1 && (error == EINVAL || error == EIO) {
-                sendSeparately(messages[offset].msg_hdr)
+                sendSeparately(messages[offset].msg_hdr, on: fd)
             } else {
                 // EAGAIN/ENOBUFS: the kernel is full, shed this message. Any other error
                 // (ECONNREFUSED from an ICMP, EINVAL for a bad address) concerns one peer: skip it.
@@ -171,15 +204,12 @@ public final class BatchedDatagramSender: DatagramSink, @unchecked Sendable {
             }
             offset += 1
         }
-        slotCount = 0
-        messageCount = 0
-        runOpen = false
     }
 
     /// Sends a run the kernel would not segment (a device without checksum offload, a path
     /// MTU below the segment size) one datagram at a time; after repeated refusals, stops
     /// forming runs at all.
-    private func sendSeparately(_ message: msghdr) {
+    private func sendSeparately(_ message: msghdr, on fd: Int32) {
         segmentationFallbacks += 1
         if segmentationFallbacks >= 64 { segmentationEnabled = false }
         for index in 0..<Int(message.msg_iovlen) {

@@ -14,32 +14,26 @@ final class TCPMediaListener: @unchecked Sendable {
     private let fd: Int32
     private var channel: Channel?
 
+    /// This listener's index among its worker's: the ``TransportAddress/base`` of its peers.
+    let base: UInt8
+
     /// Creates, binds and listens (port 0 = any free port); nothing is accepted until ``start``.
-    init(host: String, port: Int) throws {
-        guard let address = TransportAddress(host: host, port: UInt16(clamping: port)) else {
-            throw UDPMediaSocket.BindError(description: "media bind address '\(host)' is not an IP address")
-        }
-        let destination = DatagramDestination(address)
-        let fd = socket(address.isIPv4 ? AF_INET : AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw UDPMediaSocket.BindError(description: "socket(): \(String(cString: strerror(errno)))") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var storage = destination.storage
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, destination.length) }
-        }
-        guard bound == 0, listen(fd, 1024) == 0 else {
+    init(address: TransportAddress, base: UInt8 = 0) throws {
+        let fd = try BoundSocket.open(address, type: Int32(SOCK_STREAM.rawValue))
+        guard listen(fd, 1024) == 0 else {
             let reason = String(cString: strerror(errno))
             Glibc.close(fd)
-            throw UDPMediaSocket.BindError(description: "cannot listen on TCP \(address): \(reason)")
+            throw BoundSocket.BindError(description: "cannot listen on TCP \(address): \(reason)")
         }
         self.fd = fd
-        localPort = UDPMediaSocket.boundPort(fd)
+        self.base = base
+        localPort = BoundSocket.port(fd)
     }
 
     /// Accepts connections on `engine`'s loop, into its ``MediaTransports``.
     func start(engine: RelayEngine) async throws {
         let limits = engine.transports.limits
+        let base = base
         channel = try await ServerBootstrap(group: engine.loop, childGroup: engine.loop)
             .serverChannelOption(.backlog, value: 1024)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -55,6 +49,7 @@ final class TCPMediaListener: @unchecked Sendable {
                         throw ChannelError.inappropriateOperationForState
                     }
                     address.transport = .tcp
+                    address.base = base
                     let connection = TCPMediaConnection(address: address, engine: engine, limits: limits)
                     guard engine.transports.accept(connection) else { throw ChannelError.inappropriateOperationForState }
                     try channel.pipeline.syncOperations.addHandler(connection)

@@ -1,4 +1,3 @@
-import CLiveSocket
 import Glibc
 import NIOCore
 import NIOPosix
@@ -15,40 +14,41 @@ public protocol DatagramReceiver: AnyObject {
     func readBatchComplete()
 }
 
-/// The single UDP socket that serves every WebRTC session. We create and bind the socket
-/// ourselves so that we keep its descriptor: SwiftNIO reads it (recvmmsg, event-driven), and
-/// the media path writes it with our own allocation-free `sendmmsg` batches
-/// (``BatchedDatagramSender``) from the same event loop thread.
+/// One UDP socket of a media worker, shared by every WebRTC session of the worker that reaches
+/// its address (one per address of `media.bind`). We create and bind the socket ourselves so
+/// that we keep its descriptor: SwiftNIO reads it (recvmmsg, event-driven), and the media path
+/// writes it with our own allocation-free `sendmmsg` batches (``BatchedDatagramSender``, one
+/// per worker for all its sockets) from the same event loop thread.
 public final class UDPMediaSocket: @unchecked Sendable {
-    // @unchecked: `channel` is written once by `start` before any other use; the sender is
-    // used only on the event loop the socket was started on.
-    public let sender: BatchedDatagramSender
+    // @unchecked: `channel` is written once by `start` before any other use.
     public let localPort: Int
-    private let fd: Int32
+    let fd: Int32
+    /// This socket's index among its worker's: the ``TransportAddress/base`` of its peers.
+    let base: UInt8
     private var channel: Channel?
 
-    public struct BindError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Creates and binds the socket (port 0 = any free port). Nothing is read until ``start``.
-    public init(host: String, port: Int) throws {
-        guard let address = TransportAddress(host: host, port: UInt16(clamping: port)) else {
-            throw BindError(description: "media bind address '\(host)' is not an IP address")
+    public init(address: TransportAddress, base: UInt8 = 0) throws {
+        fd = try BoundSocket.open(address, type: Int32(SOCK_DGRAM.rawValue)) { fd in
+            // Large kernel buffers absorb a keyframe burst to many viewers; the kernel caps
+            // them at net.core.{r,w}mem_max, which is fine.
+            var bufferSize: Int32 = 8 * 1024 * 1024
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
         }
-        fd = try Self.openSocket(address)
-        sender = BatchedDatagramSender(fd: fd)
-        localPort = Self.boundPort(fd)
+        self.base = base
+        localPort = BoundSocket.port(fd)
     }
 
     /// Starts reading on `loop`, delivering every datagram to `receiver` on that loop.
     public func start(on loop: EventLoop, receiver: DatagramReceiver & Sendable) async throws {
+        let base = base
         let bootstrap = DatagramBootstrap(group: loop)
             .channelOption(.datagramVectorReadMessageCount, value: 32)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 32 * 2048))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(InboundHandler(receiver: receiver))
+                    try channel.pipeline.syncOperations.addHandler(InboundHandler(receiver: receiver, base: base))
                 }
             }
         channel = try await bootstrap.withBoundSocket(fd).get()
@@ -67,52 +67,20 @@ public final class UDPMediaSocket: @unchecked Sendable {
         }
     }
 
-    static func boundPort(_ fd: Int32) -> Int {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let ok = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard ok == 0 else { return 0 }
-        return withUnsafeBytes(of: &storage) { raw in
-            // sin_port and sin6_port sit at the same offset (2), in network order.
-            Int(UInt16(raw[2]) << 8 | UInt16(raw[3]))
-        }
-    }
-
-    private static func openSocket(_ address: TransportAddress) throws -> Int32 {
-        let destination = DatagramDestination(address)
-        let family = address.isIPv4 ? AF_INET : AF_INET6
-        let fd = socket(family, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw BindError(description: "socket(): \(String(cString: strerror(errno)))") }
-        var one: Int32 = 1
-        var bufferSize: Int32 = 8 * 1024 * 1024
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        // Large kernel buffers absorb a keyframe burst to many viewers; the kernel caps them
-        // at net.core.{r,w}mem_max, which is fine.
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufferSize, socklen_t(MemoryLayout<Int32>.size))
-        var storage = destination.storage
-        let result = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, destination.length) }
-        }
-        guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw BindError(description: "cannot bind UDP \(address): \(reason)")
-        }
-        return fd
-    }
-
     private final class InboundHandler: ChannelInboundHandler {
         typealias InboundIn = AddressedEnvelope<ByteBuffer>
         let receiver: DatagramReceiver
+        let base: UInt8
 
-        init(receiver: DatagramReceiver) { self.receiver = receiver }
+        init(receiver: DatagramReceiver, base: UInt8) {
+            self.receiver = receiver
+            self.base = base
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let envelope = unwrapInboundIn(data)
-            guard let address = TransportAddress(envelope.remoteAddress) else { return }
+            guard var address = TransportAddress(envelope.remoteAddress) else { return }
+            address.base = base
             receiver.receive(envelope.data, from: address, now: MonoTime.now())
         }
 

@@ -360,7 +360,8 @@ def main() -> int:
                         procs = ProcessGroup(workdir)
                         got[target] = None
                         try:
-                            with lab_module.Lab(viewers=case.viewers) as lab:
+                            with lab_module.Lab(viewers=case.viewers, ipv6=bool(case.ipv6),
+                                                ipv6_only=case.ipv6_only_peers) as lab:
                                 try:
                                     result = run_case(case, lab, procs, workdir, settle=args.settle, measure=args.measure,
                                                       say=lambda text: print(f"  .. {text}", flush=True), target=target)
