@@ -188,7 +188,7 @@ public final class BroadcastEngine: @unchecked Sendable {
             if let relay = socket.relay {
                 let peers = parameters.remoteCandidates.filter { $0.transport == .udp }
                 relay.permit(peers)
-                let aliases = peers.compactMap(RelayedPeerAlias.alias(of:))
+                let aliases = peers.map(RelayedPeerAlias.alias(of:))
                 parameters.remoteCandidates = (relayOnly ? [] : parameters.remoteCandidates) + aliases
             } else if relayOnly {
                 throw BroadcastError(.rejected, "relay-only without a TURN allocation")

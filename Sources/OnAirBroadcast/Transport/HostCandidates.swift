@@ -1,5 +1,5 @@
-import Glibc
 import OnAirSDP
+import OnAirWebRTC
 import OnAirWire
 
 /// Our host candidates (RFC 8445 §5.1.1.1) for the socket bound to all interfaces: loopback
@@ -41,23 +41,7 @@ enum HostCandidates {
     }
 
     private static func interfaceAddresses() -> [String] {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0 else { return ["127.0.0.1"] }
-        defer { freeifaddrs(list) }
-        var addresses: [String] = []
-        var cursor = list
-        while let entry = cursor {
-            defer { cursor = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
-                  entry.pointee.ifa_flags & UInt32(IFF_UP) != 0,
-                  entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
-            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
-                var raw = inet.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &raw, &text, socklen_t(INET_ADDRSTRLEN))
-            }
-            addresses.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
+        let addresses = InterfaceAddresses.list(ipv6: false).map(\.host)
         return addresses.isEmpty ? ["127.0.0.1"] : addresses
     }
 }

@@ -64,7 +64,7 @@ final class MediaSocket {
         if let datagram = udp.receive() { return datagram }
         if let relay {
             relay.service(now: MonoTime.now())
-            if let (bytes, peer) = relay.receive(), let alias = RelayedPeerAlias.alias(of: peer) { return (bytes, alias) }
+            if let (bytes, peer) = relay.receive() { return (bytes, RelayedPeerAlias.alias(of: peer)) }
         }
         if received.isEmpty {
             for connection in connections {
