@@ -82,6 +82,9 @@ struct TURNClientTests {
         var forged = try Self.answer(other[0], success: true)
         forged[forged.count - 12] ^= 1
         #expect(client.receive(forged, now: start) == nil)
+        // So is an unsigned success (RFC 8489 §9.2.5): anyone who saw the transaction ID could send it.
+        #expect(client.receive(try Self.answer(other[0], success: true, signed: false), now: start) == nil)
+        #expect(client.channel(for: Self.relayed) == nil)
     }
 
     @Test("Data indications give the peer's bytes; Send indications carry ours")

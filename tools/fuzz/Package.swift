@@ -29,5 +29,6 @@ let package = Package(
         fuzzTarget("chat"),
         fuzzTarget("webhook"),
         fuzzTarget("tcpframing"),
+        fuzzTarget("turn"),
     ]
 )

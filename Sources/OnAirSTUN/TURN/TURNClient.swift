@@ -189,8 +189,15 @@ public struct TURNClient: Sendable {
             return .data(peer, data)
         case .successResponse, .errorResponse:
             guard let index = transactions.firstIndex(where: { $0.transactionID == message.transactionID }) else { return nil }
-            if message.messageIntegrity != nil, let key = credential?.key, !STUNMessage.verifyMessageIntegrity(bytes, key: key) {
-                return nil
+            // RFC 8489 §9.2.5: once we hold a credential, a response whose MESSAGE-INTEGRITY does
+            // not verify is discarded, and so is a success response without one (only errors such
+            // as 401 and 438 may come unsigned).
+            if let key = credential?.key {
+                if message.messageIntegrity != nil {
+                    guard STUNMessage.verifyMessageIntegrity(bytes, key: key) else { return nil }
+                } else if message.type.messageClass == .successResponse {
+                    return nil
+                }
             }
             let transaction = transactions.remove(at: index)
             return message.type.messageClass == .successResponse
