@@ -72,6 +72,8 @@ let package = Package(
         // L2: sans-I/O wrappers of C libraries.
         .target(name: "OnAirCrypto", dependencies: ["CLiveOpenSSL", "OnAirWire"], swiftSettings: mediaPath),
         .target(name: "OnAirSTUN", dependencies: ["OnAirWire", "OnAirCrypto"], swiftSettings: strict),
+        // DTLS-SRTP for WebRTC (RFC 5764) and a TLS client stream for `turns:` (RFC 8656 §3.1),
+        // both OpenSSL through memory BIOs.
         .target(name: "OnAirDTLS", dependencies: ["CLiveOpenSSL", "OnAirWire", "OnAirCrypto"], swiftSettings: strict),
         // Standard Webhooks signing/verification and the stream event envelope (shared by
         // the relay, which signs, and the chat sidecar, which verifies).
@@ -136,7 +138,7 @@ let package = Package(
         .target(name: "OnAirBroadcast",
                 dependencies: [
                     "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "OnAirPayload", "OnAirMedia", "OnAirRateControl",
-                    "OnAirTestPattern", "OnAirSTUN", "CLiveSocket",
+                    "OnAirTestPattern", "OnAirSTUN", "OnAirDTLS", "CLiveSocket",
                     .product(name: "AsyncHTTPClient", package: "async-http-client"),
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -230,7 +232,8 @@ let package = Package(
         .testTarget(name: "OnAirRTPTests", dependencies: ["OnAirTestSupport", "OnAirRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirCryptoTests", dependencies: ["OnAirCrypto", "CLiveSRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirSTUNTests", dependencies: ["OnAirTestSupport", "OnAirSTUN"], swiftSettings: strict),
-        .testTarget(name: "OnAirDTLSTests", dependencies: ["OnAirTestSupport", "OnAirDTLS", "OnAirCrypto"], swiftSettings: strict),
+        .testTarget(name: "OnAirDTLSTests", dependencies: ["OnAirTestSupport", "OnAirDTLS", "OnAirCrypto", "CLiveOpenSSL", "CAllocationCounter"],
+                    swiftSettings: strict),
         .testTarget(name: "OnAirWebRTCTests", dependencies: ["OnAirWebRTC"], swiftSettings: strict),
         .testTarget(name: "OnAirPayloadTests", dependencies: ["OnAirTestSupport", "OnAirPayload", "OnAirRTP"], swiftSettings: strict),
         .testTarget(name: "OnAirHLSTests", dependencies: ["OnAirHLS", "OnAirPayload"], swiftSettings: strict),

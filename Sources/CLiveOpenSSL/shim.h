@@ -26,6 +26,7 @@ static inline int clive_SSL_CTX_set_min_proto_version(SSL_CTX *c, int v) { retur
 static inline int clive_SSL_CTX_set_max_proto_version(SSL_CTX *c, int v) { return (int)SSL_CTX_set_max_proto_version(c, v); }
 static inline int clive_SSL_CTX_set1_groups_list(SSL_CTX *c, const char *l) { return (int)SSL_CTX_set1_groups_list(c, l); }
 static inline void clive_SSL_CTX_set_read_ahead(SSL_CTX *c, int yes) { SSL_CTX_set_read_ahead(c, yes); }
+static inline int clive_SSL_set_tlsext_host_name(SSL *s, const char *name) { return (int)SSL_set_tlsext_host_name(s, name); }
 static inline void clive_OPENSSL_free(void *p) { OPENSSL_free(p); }
 static inline EVP_PKEY *clive_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
 static inline unsigned long clive_OPENSSL_VERSION_NUMBER(void) { return OPENSSL_VERSION_NUMBER; }

@@ -59,7 +59,7 @@ struct Start: AsyncParsableCommand {
     @Option(help: "Write end-of-run statistics as JSON to this file.")
     var statsJson: String?
 
-    @Option(help: "TURN server for a relay candidate, e.g. turn:host:3478?transport=tcp (default: the ones the relay names).")
+    @Option(help: "TURN server for a relay candidate, e.g. turn:host:3478?transport=tcp or turns:host:443 (default: the ones the relay names).")
     var iceServer: String?
 
     @Option(help: "Username for --ice-server.")
@@ -67,6 +67,10 @@ struct Start: AsyncParsableCommand {
 
     @Option(help: "Credential (password) for --ice-server.")
     var iceCredential: String?
+
+    @Option(name: .customLong("ice-ca-file"),
+            help: "CA certificates (PEM) to trust for a turns: server besides the system's, e.g. a private deployment's CA.")
+    var iceCAFile: String?
 
     @Flag(help: "Send only through the TURN relay candidate (like a browser's iceTransportPolicy \"relay\").")
     var relayOnly = false
@@ -131,10 +135,16 @@ struct Start: AsyncParsableCommand {
         if let url = iceServer ?? file.iceServer {
             let server = ICEServer(url: url, username: iceUsername ?? file.iceUsername, credential: iceCredential ?? file.iceCredential)
             guard server.turnURI != nil || url.lowercased().hasPrefix("stun:") else {
-                throw Failure.usage("--ice-server must be turn:HOST[:PORT][?transport=udp|tcp] with --ice-username and "
+                throw Failure.usage("--ice-server must be turn:HOST[:PORT][?transport=udp|tcp] or turns:HOST[:PORT] with --ice-username and "
                                     + "--ice-credential (got '\(url)')")
             }
             settings.iceServers = [server]
+        }
+        if let path = iceCAFile ?? file.iceCAFile {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw Failure.usage("--ice-ca-file: cannot read \(path) (PEM CA certificates for a turns: server)")
+            }
+            settings.iceCAFile = path
         }
         settings.relayOnly = relayOnly || (file.relayOnly ?? false)
         return settings

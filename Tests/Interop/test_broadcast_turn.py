@@ -15,6 +15,12 @@ channel and sends the media as ChannelData; the relay (ICE-lite) sees coturn's r
   cli            the relay names no TURN server: `--ice-server/--ice-username/--ice-credential`
                  (a credential computed here with Python's hmac) do the same.
   no-turn        `--relay-only` without any TURN server: exit 2 with a message naming the options.
+  tls            coturn also listens for TLS (`start_coturn(..., tls=True)`: a throwaway CA and a
+                 certificate for IP:127.0.0.1), the relay names its `turns:` URI: `--relay-only
+                 --ice-ca-file CA` allocates over TLS (RFC 8656 §3.1), single-layer and --simulcast,
+                 the viewer decodes >= 20 fps, path relay-tls, coturn logged the TLS session and the
+                 TURN methods; with a CA that did not sign coturn's certificate broadcast exits 3
+                 naming the host and OpenSSL's reason.
 
   ONAIR_RELAY_BIN=$PWD/.build/debug/relay .venv-interop/bin/python -m pytest -s -q Tests/Interop/test_broadcast_turn.py
 """
@@ -111,6 +117,18 @@ def coturn(procs, tmp_path):
     return start_coturn(procs, tmp_path)
 
 
+@pytest.fixture
+def coturn_tls(procs, tmp_path):
+    return start_coturn(procs, tmp_path, tls=True)
+
+
+def coturn_tls_sessions(coturn) -> list[str]:
+    """The TLS versions of the allocations coturn made for this room's credential over TLS (it
+    logs cipher and method per new session)."""
+    return re.findall(rf"session \d+: new, realm=<[^>]*>, username=<\d+:{ROOM}>, .*cipher=\S+, method=(TLSv1\.[23])",
+                      coturn.log())
+
+
 @pytest.mark.parametrize("simulcast", [False, True], ids=["single", "simulcast"])
 @pytest.mark.parametrize("transport", ["udp", "tcp"])
 def test_relay_only_through_coturn(coturn, procs, tmp_path, transport, simulcast):
@@ -160,3 +178,46 @@ def test_relay_only_without_turn_server_is_a_usage_error(procs, tmp_path):
     print(f"\nrelay-only without TURN: exit {publisher.returncode}: {log.strip().splitlines()[-1]}")
     assert publisher.returncode == 2, log
     assert "--ice-server" in log and "turn" in log.lower(), log
+
+
+@pytest.mark.parametrize("simulcast", [False, True], ids=["single", "simulcast"])
+def test_relay_only_through_coturn_over_tls(coturn_tls, procs, tmp_path, simulcast):
+    coturn = coturn_tls
+    relay = launch_relay("onair", procs, tmp_path, extra_env={
+        "ONAIR_TURN_URLS": coturn.tls_url, "ONAIR_TURN_SECRET": coturn.secret, "ONAIR_TURN_TTL": "600"})
+    publisher = start_broadcast(procs, relay, tmp_path, simulcast, "--ice-ca-file", str(coturn.ca_file))
+    result = watch(procs, relay, publisher, tmp_path)
+    time.sleep(0.5)  # coturn logs the Refresh(0) of the exit
+    result["coturn"] = {method: coturn_saw(coturn, method)
+                        for method in ("ALLOCATE", "CREATE_PERMISSION", "CHANNEL_BIND", "REFRESH")}
+    sessions = coturn_tls_sessions(coturn)
+    print(f"\nbroadcast --relay-only via {coturn.version()} over TLS "
+          f"({'simulcast' if simulcast else 'single-layer'}): {result}, coturn's TLS sessions: {sessions}")
+    log = publisher.log_text()
+    assert result["exit"] == 0, log[-3000:]
+    assert f"TURN allocation at {coturn.tls_url}" in log, log[-3000:]
+    assert result["stats"]["path"] == "relay-tls", result["stats"]
+    assert result["stats"]["reconnects"] == 0, result["stats"]
+    assert result["viewer_fps"] >= MIN_FPS, result
+    if simulcast:
+        assert result["relay_layers"] == [("f", 1280, 720), ("h", 640, 360), ("q", 320, 180)], result
+        assert result["last_size"] == "1280x720" and set(result["sizes"]) <= {"1280x720", "640x360"}, result
+    else:
+        assert result["sizes"] == ["640x360"], result
+    for method in ("ALLOCATE", "CREATE_PERMISSION", "CHANNEL_BIND", "REFRESH"):
+        assert result["coturn"][method], f"coturn logged no successful {method} for <expiry>:{ROOM}:\n{coturn.log()[-3000:]}"
+    assert len(sessions) == 1, f"coturn logged {sessions} TLS sessions:\n{coturn.log()[-3000:]}"
+
+
+def test_turns_with_a_ca_that_did_not_sign_the_server_is_refused(coturn_tls, procs, tmp_path):
+    coturn = coturn_tls
+    relay = launch_relay("onair", procs, tmp_path, extra_env={
+        "ONAIR_TURN_URLS": coturn.tls_url, "ONAIR_TURN_SECRET": coturn.secret, "ONAIR_TURN_TTL": "600"})
+    publisher = start_broadcast(procs, relay, tmp_path, False, "--ice-ca-file", str(coturn.other_ca_file), "--duration", "10")
+    assert publisher.wait(30) is not None, "broadcast did not give up"
+    log = publisher.log_text()
+    print(f"\nturns: with another CA: exit {publisher.returncode}: {log.strip().splitlines()[-1]}")
+    assert publisher.returncode == 3, log[-3000:]
+    assert "TLS certificate verify failed for 127.0.0.1: unable to get local issuer certificate" in log, log[-3000:]
+    assert coturn.tls_url in log, log[-3000:]
+    assert not coturn_saw(coturn, "ALLOCATE"), coturn.log()[-3000:]

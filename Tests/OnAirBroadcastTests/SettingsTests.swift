@@ -1,3 +1,4 @@
+import OnAirSTUN
 import Testing
 
 @testable import OnAirBroadcast
@@ -51,5 +52,18 @@ struct SettingsTests {
             let error = #expect(throws: BroadcastError.self, "\(bad)") { try BroadcastConfigFile.parse(bad, source: "s.yaml") }
             #expect(error?.description.contains("s.yaml: 'simulcast") == true, "\(bad): \(String(describing: error))")
         }
+    }
+
+    @Test("ICE server keys: a turns: URI, its credential and the CA file for its certificate (RFC 8656 §3.1)")
+    func iceServerKeys() throws {
+        let file = try BroadcastConfigFile.parse("""
+            ice_server: turns:turn.example:443
+            ice_username: u
+            ice_credential: p
+            ice_ca_file: certs/ca.pem
+            """, source: "i.yaml")
+        #expect(file.iceServer == "turns:turn.example:443" && file.iceCAFile == "certs/ca.pem")
+        let server = ICEServer(url: file.iceServer!, username: file.iceUsername, credential: file.iceCredential)
+        #expect(server.turnURI == TURNServerURI(host: "turn.example", port: 443, transport: .tls))
     }
 }

@@ -19,7 +19,7 @@ extension BroadcastEngine {
         var problems: [String] = []
         for server in usable {
             do {
-                let relay = try TURNRelay(server)
+                let relay = try TURNRelay(server, caFile: settings.iceCAFile)
                 try await relay.allocate(timeout: settings.relayOnly ? .seconds(10) : .seconds(3),
                                          stopRequested: { stop.isRequested })
                 if let relayed = relay.relayedAddress {

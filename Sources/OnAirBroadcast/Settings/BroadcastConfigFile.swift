@@ -25,6 +25,8 @@ public struct BroadcastConfigFile: Sendable, Equatable {
     public var iceServer: String?
     public var iceUsername: String?
     public var iceCredential: String?
+    /// CA certificates (PEM) for a `turns:` server's certificate, besides the system's.
+    public var iceCAFile: String?
     public var relayOnly: Bool?
 
     public init() {}
@@ -32,7 +34,7 @@ public struct BroadcastConfigFile: Sendable, Equatable {
     static let keys: Set<String> = ["relay", "token", "size", "fps", "video_bitrate", "min_bitrate", "max_bitrate", "gop",
                                     "preset", "vbv_seconds", "audio_bitrate", "audio", "reconnect_attempts", "log_interval",
                                     "simulcast", "simulcast_bitrates", "ice_server", "ice_username", "ice_credential",
-                                    "relay_only"]
+                                    "ice_ca_file", "relay_only"]
 
     /// Reads `path`; a missing default file is fine, a missing named file is not.
     public static func load(path: String, required: Bool) throws(BroadcastError) -> BroadcastConfigFile {
@@ -89,6 +91,7 @@ public struct BroadcastConfigFile: Sendable, Equatable {
         file.iceServer = try string(map, "ice_server", source)
         file.iceUsername = try string(map, "ice_username", source)
         file.iceCredential = try string(map, "ice_credential", source)
+        file.iceCAFile = try string(map, "ice_ca_file", source)
         if let value = map["relay_only"] {
             guard let flag = value as? Bool else { throw BroadcastError(.usage, "\(source): 'relay_only' must be true or false") }
             file.relayOnly = flag

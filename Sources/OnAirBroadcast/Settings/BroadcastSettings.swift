@@ -44,6 +44,9 @@ public struct BroadcastSettings: Sendable {
     /// endpoint names (RFC 9725 §4.6, asked with OPTIONS before each offer). The first usable
     /// TURN server gives us a relay candidate.
     public var iceServers: [ICEServer] = []
+    /// PEM CA certificates trusted besides the system's store for a `turns:` server (RFC 8656
+    /// §3.1), e.g. a private deployment's own CA.
+    public var iceCAFile: String?
     /// Offer and check only the TURN relay candidate (a browser's iceTransportPolicy "relay").
     public var relayOnly = false
 

@@ -1,10 +1,12 @@
 import Glibc
+import OnAirDTLS
 import OnAirSTUN
 import OnAirWire
 
 /// One active ICE-TCP connection to the relay's passive candidate (RFC 6544 §4.1: the
 /// broadcaster connects, the relay listens): every packet framed by its length (RFC 4571 §2);
-/// or, with ``Framing/turn``, the connection to a TURN server (RFC 8656 §12.5).
+/// or, with ``Framing/turn``, the connection to a TURN server (RFC 8656 §12.5), in TLS when
+/// given a ``TLSClientStream`` (`turns:`, RFC 8656 §3.1: the same framing inside TLS).
 /// Non-blocking: the connect completes in the background, and what the kernel will not take
 /// yet waits in a bounded buffer of ours; past it a packet is lost as a full UDP socket loses
 /// one, and RTP recovers (NACK, PLI) while the rate controller sees the delay.
@@ -22,6 +24,11 @@ final class TCPMediaClient {
     private(set) var fd: Int32
     private var connected = false
     private(set) var failed = false
+    /// Why the connection failed (refused, reset, closed, the TLS handshake), for messages.
+    private(set) var failure: String?
+    private let tls: TLSClientStream?
+    /// A framed packet gathered for one TLS write (one record, not three); with TLS only.
+    private let plaintext: UnsafeMutableRawBufferPointer?
     private var outgoing: [UInt8] = []
     private var sentOffset = 0
     private var deframer = RFC4571Deframer(maximumFrame: 2_048)
@@ -32,9 +39,10 @@ final class TCPMediaClient {
     static let maximumQueued = 64 * 1024
     private(set) var dropped: UInt64 = 0
 
-    init(remote: TransportAddress, framing: Framing = .rfc4571) throws(BroadcastError) {
+    init(remote: TransportAddress, framing: Framing = .rfc4571, tls: TLSClientStream? = nil) throws(BroadcastError) {
         self.remote = remote
         self.framing = framing
+        self.tls = tls
         let fd = socket(remote.isIPv4 ? AF_INET : AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
                         | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw BroadcastError(.failure, "cannot open a TCP socket: \(String(cString: strerror(errno)))") }
@@ -54,12 +62,15 @@ final class TCPMediaClient {
         self.fd = fd
         connected = result == 0
         readBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
+        plaintext = tls == nil ? nil : .allocate(byteCount: 2 + 65_535 + 3, alignment: 16)
         outgoing.reserveCapacity(Self.maximumQueued + 2_048)
+        takeTLSOutput()  // the ClientHello, sent once the connect completes
     }
 
     deinit {
         if fd >= 0 { close(fd) }
         readBuffer.deallocate()
+        plaintext?.deallocate()
     }
 
     /// Whether there is anything for the kernel to take (poll for POLLOUT), or a connect pending.
@@ -71,6 +82,16 @@ final class TCPMediaClient {
         guard !failed, packet.count <= 65_535 else { return }
         guard outgoing.count - sentOffset + 2 + packet.count <= Self.maximumQueued else {
             dropped &+= 1
+            return
+        }
+        if let plaintext {
+            var count = 0
+            if framing == .rfc4571 {
+                (plaintext[0], plaintext[1]) = RFC4571Deframer.header(length: packet.count)
+                count = 2
+            }
+            plaintext.baseAddress!.advanced(by: count).copyMemory(from: packet.baseAddress!, byteCount: packet.count)
+            encrypt(count + packet.count)
             return
         }
         if framing == .rfc4571 {
@@ -90,9 +111,26 @@ final class TCPMediaClient {
             dropped &+= 1
             return
         }
+        if let plaintext {
+            guard head.count + body.count + padding <= plaintext.count else { return }
+            let base = plaintext.baseAddress!
+            base.copyMemory(from: head.baseAddress!, byteCount: head.count)
+            if body.count > 0 { base.advanced(by: head.count).copyMemory(from: body.baseAddress!, byteCount: body.count) }
+            base.advanced(by: head.count + body.count).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
+            encrypt(head.count + body.count + padding)
+            return
+        }
         outgoing.append(contentsOf: head)
         outgoing.append(contentsOf: body)
         for _ in 0..<padding { outgoing.append(0) }
+        flush()
+    }
+
+    /// Ends TLS with close_notify (RFC 8446 §6.1) and sends what the kernel takes.
+    func closeTLS() {
+        guard let tls, !failed else { return }
+        tls.close()
+        takeTLSOutput()
         flush()
     }
 
@@ -103,7 +141,7 @@ final class TCPMediaClient {
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
-            if error != 0 { fail(); return }
+            if error != 0 { fail(String(cString: strerror(error))); return }
             var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             guard poll(&descriptor, 1, 0) > 0, descriptor.revents & Int16(POLLOUT) != 0 else { return }
             connected = true
@@ -115,7 +153,7 @@ final class TCPMediaClient {
             if count > 0 {
                 sentOffset += count
             } else {
-                if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { fail() }
+                if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { fail(String(cString: strerror(errno))) }
                 break
             }
         }
@@ -135,17 +173,52 @@ final class TCPMediaClient {
             let count = recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
             if count > 0 {
                 let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
-                if framing == .turn { turnDeframer.feed(bytes, message: packet) } else { deframer.feed(bytes, frame: packet) }
+                if let tls {
+                    tls.receive(bytes) { deframe($0, packet) }
+                    if case .failed(let reason) = tls.state { fail(reason); return }
+                    if tls.hasOutput {
+                        takeTLSOutput()
+                        flush()
+                    }
+                } else {
+                    deframe(bytes, packet)
+                }
                 continue
             }
-            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { fail() }
+            if count == 0 {
+                fail(tls?.state == .closed ? "closed by the server (TLS close_notify)" : "closed by the server")
+            } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+                fail(String(cString: strerror(errno)))
+            }
             return
         }
     }
 
-    /// The connection is over (refused, reset, closed by the relay): consent runs out for it.
-    private func fail() {
+    private func deframe(_ bytes: UnsafeRawBufferPointer, _ packet: (UnsafeRawBufferPointer) -> Void) {
+        if framing == .turn { turnDeframer.feed(bytes, message: packet) } else { deframer.feed(bytes, frame: packet) }
+    }
+
+    /// Encrypts the first `count` bytes of ``plaintext`` and queues the record.
+    private func encrypt(_ count: Int) {
+        guard let tls, let plaintext else { return }
+        guard tls.write(UnsafeRawBufferPointer(rebasing: plaintext[0..<count])) else {
+            if case .failed(let reason) = tls.state { fail(reason) } else { dropped &+= 1 }
+            return
+        }
+        takeTLSOutput()
+        flush()
+    }
+
+    /// Moves what TLS has for the server (records, handshake messages, alerts) to the queue.
+    /// Never dropped past ``maximumQueued``: a lost piece of a TLS stream would end it.
+    private func takeTLSOutput() {
+        tls?.takeOutput { outgoing.append(contentsOf: $0) }
+    }
+
+    /// The connection is over (refused, reset, closed by the relay, TLS failed): consent runs out for it.
+    private func fail(_ reason: String) {
         failed = true
+        if failure == nil { failure = reason }
         close(fd)
         fd = -1
     }

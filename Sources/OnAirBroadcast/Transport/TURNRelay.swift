@@ -1,11 +1,14 @@
 import Glibc
+import OnAirDTLS
 import OnAirSTUN
 import OnAirWire
 
 /// Our allocation at a TURN server (RFC 8656) for one WHIP session: the I/O around a
-/// ``TURNClient``. Over UDP (a socket of its own) or TCP (``TCPMediaClient`` with TURN framing,
-/// §12.5) to the server. Packets to a peer go as ChannelData once the channel is bound (§12.4: 4
-/// bytes of header, gathered in front of the packet without a copy), before that as Send
+/// ``TURNClient``. Over UDP (a socket of its own), TCP (``TCPMediaClient`` with TURN framing,
+/// §12.5) or TLS over TCP (`turns:`, §3.1: the same framing in a ``TLSClientStream``, the
+/// server's certificate verified) to the server. Packets to a peer go as ChannelData once the
+/// channel is bound (§12.4: 4 bytes of header, gathered in front of the packet without a copy
+/// over UDP; copied once into the TLS record's plaintext over TLS), before that as Send
 /// indications (§11), held back until the peer's permission is installed (the server would drop
 /// them, §9). What the server relays from peers is queued for ``receive()``.
 final class TURNRelay {
@@ -23,26 +26,32 @@ final class TURNRelay {
     /// The last refusal or failure the server gave (for messages).
     private(set) var lastProblem: String?
 
-    /// Opens the transport to the server of `server` (a `turn:` URI with credentials); the host
-    /// may be a name (resolved to IPv4 here, once).
-    init(_ iceServer: ICEServer) throws(BroadcastError) {
+    /// Opens the transport to the server of `server` (a `turn:`/`turns:` URI with credentials);
+    /// the host may be a name (resolved to IPv4 here, once). `caFile` adds CAs to the system's
+    /// for a `turns:` server's certificate.
+    init(_ iceServer: ICEServer, caFile: String? = nil) throws(BroadcastError) {
         guard let uri = iceServer.turnURI, let username = iceServer.username, let credential = iceServer.credential else {
             throw BroadcastError(.usage, "'\(iceServer.url)' is not a turn: URI with a username and credential")
-        }
-        guard uri.transport != .tls else {
-            throw BroadcastError(.usage, "turns: (TLS) is not supported yet; use turn:HOST:PORT?transport=tcp or udp")
         }
         guard let ip = Self.resolve(uri.host) else {
             throw BroadcastError(.relayUnreachable, "cannot resolve the TURN server \(uri.host) to an IPv4 address")
         }
         self.uri = uri
-        pathName = uri.transport == .udp ? "relay-udp" : "relay-tcp"
+        pathName = "relay-" + uri.transport.rawValue
         let reliable = uri.transport != .udp
         server = TransportAddress(ip: ip, port: uri.port, transport: reliable ? .tcp : .udp)
         client = TURNClient(username: username, password: credential, reliable: reliable, software: "OnAir broadcast")
         if reliable {
             udp = nil
-            tcp = try TCPMediaClient(remote: server, framing: .turn)
+            var tls: TLSClientStream?
+            if uri.transport == .tls {
+                do {
+                    tls = try TLSClientStream(serverName: uri.host, caFile: caFile)
+                } catch {
+                    throw BroadcastError(.usage, "TURN \(uri): \(error.description)")
+                }
+            }
+            tcp = try TCPMediaClient(remote: server, framing: .turn, tls: tls)
         } else {
             udp = try UDPSocket()
             tcp = nil
@@ -51,7 +60,7 @@ final class TURNRelay {
 
     deinit { header.deallocate() }
 
-    /// "relay-udp" or "relay-tcp": the selected path when media goes through this relay.
+    /// "relay-udp", "relay-tcp" or "relay-tls": the selected path when media goes through this relay.
     let pathName: String
     var relayedAddress: TransportAddress? { client.relayedAddress }
     var mappedAddress: TransportAddress? { client.mappedAddress }
@@ -69,6 +78,7 @@ final class TURNRelay {
             case .failed(let reason): throw BroadcastError(.relayUnreachable, "TURN \(uri): \(reason)")
             default: break
             }
+            if let failure = tcp?.failure { throw BroadcastError(.relayUnreachable, "TURN \(uri): \(failure)") }
             if stopRequested() { throw BroadcastError(.relayUnreachable, "stopped while allocating at \(uri)") }
             if MonoTime.now() > deadline {
                 throw BroadcastError(.relayUnreachable, "no TURN allocation from \(uri) within \(timeout) "
@@ -146,6 +156,7 @@ final class TURNRelay {
             _ = poll(&descriptor, 1, 10)
             service(now: MonoTime.now())
         }
+        tcp?.closeTLS()
     }
 
     private func handle(_ message: [UInt8], now: MonoTime) {
