@@ -39,6 +39,14 @@ final class MediaSocket {
         }
     }
 
+    /// Bytes queued on the stream that carries packets to `destination` (an ICE-TCP connection,
+    /// or TCP/TLS to the TURN server); 0 over UDP, where the kernel drops instead of queueing.
+    func backlog(to destination: TransportAddress) -> Int {
+        if let relay, RelayedPeerAlias.peer(of: destination) != nil { return relay.queuedBytes }
+        guard destination.transport == .tcp else { return 0 }
+        return connections.first { $0.remote == destination && !$0.failed }?.queuedBytes ?? 0
+    }
+
     func send(_ bytes: [UInt8], to destination: TransportAddress) {
         bytes.withUnsafeBytes { send($0, to: destination) }
     }

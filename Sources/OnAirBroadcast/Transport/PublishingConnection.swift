@@ -83,8 +83,22 @@ final class PublishingConnection {
 
     /// Video bitrate the pacer paces against (the encoder's current target).
     var pacingBitrate = 2_500_000
-    /// When the pacer next has a packet to release (nil: nothing queued).
-    var nextPacedRelease: UInt64? { pacer.nextDeadline }
+    /// When the pacer next has a packet to release (nil: nothing queued, or the path's stream
+    /// holds enough: then the socket's POLLOUT wakes us).
+    var nextPacedRelease: UInt64? { pathBacklogged ? nil : pacer.nextDeadline }
+
+    /// Bytes a stream path (ICE-TCP, TURN over TCP or TLS) may hold unsent before the pacer
+    /// keeps the rest: on TCP the kernel retransmits, so a full queue is delay, and a packet
+    /// dropped into it would cut a frame (a keyframe cut this way is asked for again, and again:
+    /// a storm that froze a 1 Mbit/s TCP uplink for 24 s). Held in the pacer instead, the wait
+    /// shows in ``pacerDelay(now:)`` and the encoder drops whole frames before encoding.
+    static let streamBacklogLimit = 16 * 1024
+
+    /// Whether the media path is a stream that already holds ``streamBacklogLimit``.
+    private var pathBacklogged: Bool {
+        guard let destination = session.remoteAddress else { return false }
+        return socket.backlog(to: destination) >= Self.streamBacklogLimit
+    }
 
     /// How long video sent now would wait in the pacer (monotonic ns).
     func pacerDelay(now: UInt64) -> UInt64 { pacer.queueDelay(now: now, bitrate: pacingBitrate) }
@@ -115,7 +129,7 @@ final class PublishingConnection {
 
     /// Sends the queued video packets whose pacing time has come.
     func releasePaced(now: UInt64) {
-        guard !pacer.isEmpty, let destination = session.remoteAddress, session.canSendMedia else { return }
+        guard !pacer.isEmpty, let destination = session.remoteAddress, session.canSendMedia, !pathBacklogged else { return }
         pacer.release(now: now, bitrate: pacingBitrate) { slot, length, layer, rtpTimestamp, mediaTime in
             guard let stream = videoLayers[layer] else { return }
             transmit(stream, buffer: slot, length: length, rtpTimestamp: rtpTimestamp, mediaTime: mediaTime, now: now,

@@ -39,6 +39,9 @@ final class TCPMediaClient {
     static let maximumQueued = 64 * 1024
     private(set) var dropped: UInt64 = 0
 
+    /// Bytes of ours the kernel has not taken yet (TLS records included).
+    var queuedBytes: Int { outgoing.count - sentOffset }
+
     init(remote: TransportAddress, framing: Framing = .rfc4571, tls: TLSClientStream? = nil) throws(BroadcastError) {
         self.remote = remote
         self.framing = framing

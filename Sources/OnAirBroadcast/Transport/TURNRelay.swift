@@ -94,6 +94,9 @@ final class TURNRelay {
         pump(now: MonoTime.now())
     }
 
+    /// Bytes waiting for the kernel on a TCP or TLS connection to the server (0 over UDP).
+    var queuedBytes: Int { tcp?.queuedBytes ?? 0 }
+
     /// Sends one packet to `peer` through the server: ChannelData on a bound channel, else a Send
     /// indication (and a ChannelBind for the next ones).
     func send(_ bytes: UnsafeRawBufferPointer, to peer: TransportAddress) {
