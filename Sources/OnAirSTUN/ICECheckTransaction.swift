@@ -1,10 +1,8 @@
 import OnAirWire
 
-/// One outstanding Binding request of ``ICEControllingChecker`` and its retransmission timer.
-///
-/// RFC 8489 §6.2.1 over UDP: send, then resend after RTO, 2·RTO, 4·RTO… until Rc transmissions
-/// in all, then wait Rm·RTO for a last answer before giving up. With RTO 500 ms, Rc 7, Rm 16
-/// that is sends at 0, 0.5, 1.5, 3.5, 7.5, 15.5, 31.5 s and a timeout at 39.5 s.
+/// One outstanding Binding request of ``ICEControllingChecker`` and its retransmission timer
+/// (``STUNRetransmissionTimer``: with RTO 500 ms, Rc 7, Rm 16, sends at 0, 0.5, 1.5, 3.5, 7.5,
+/// 15.5, 31.5 s and a timeout at 39.5 s).
 struct ICECheckTransaction: Sendable {
     enum Purpose: Sendable, Equatable {
         /// An ordinary connectivity check (no USE-CANDIDATE).
@@ -15,21 +13,13 @@ struct ICECheckTransaction: Sendable {
         case consent
     }
 
-    enum Step: Equatable {
-        case send
-        case timedOut
-    }
+    typealias Step = STUNRetransmissionTimer.Step
 
     let transactionID: [UInt8]
     let destination: TransportAddress
     let purpose: Purpose
     let bytes: [UInt8]
-    private let maxTransmissions: Int
-    private let finalWait: Duration
-    private var transmissions = 0
-    private var interval: Duration
-    /// When ``step(now:)`` has something to do: the next (re)transmission or the timeout.
-    private(set) var deadline: MonoTime
+    private var timer: STUNRetransmissionTimer
 
     init(transactionID: [UInt8], destination: TransportAddress, purpose: Purpose, bytes: [UInt8],
          rto: Duration, maxTransmissions: Int, finalWait: Duration, now: MonoTime) {
@@ -37,24 +27,13 @@ struct ICECheckTransaction: Sendable {
         self.destination = destination
         self.purpose = purpose
         self.bytes = bytes
-        self.interval = rto
-        self.maxTransmissions = max(1, maxTransmissions)
-        self.finalWait = finalWait
-        self.deadline = now
+        timer = STUNRetransmissionTimer(rto: rto, maxTransmissions: maxTransmissions, finalWait: finalWait, now: now)
     }
+
+    /// When ``step(now:)`` has something to do: the next (re)transmission or the timeout.
+    var deadline: MonoTime { timer.deadline }
 
     /// Advances the timer: `.send` when the bytes should go out (again), `.timedOut` once the
     /// last wait is over, nil when nothing is due yet.
-    mutating func step(now: MonoTime) -> Step? {
-        guard now >= deadline else { return nil }
-        guard transmissions < maxTransmissions else { return .timedOut }
-        transmissions += 1
-        if transmissions == maxTransmissions {
-            deadline = now + finalWait
-        } else {
-            deadline = now + interval
-            interval = interval * 2
-        }
-        return .send
-    }
+    mutating func step(now: MonoTime) -> Step? { timer.step(now: now) }
 }

@@ -112,6 +112,30 @@ def coturn_saw(coturn, method: str) -> list[str]:
     return sorted(set(re.findall(rf"user <(\d+:{ROOM})>: incoming packet {method} processed, success", coturn.log())))
 
 
+TURN_METHODS = ("ALLOCATE", "CREATE_PERMISSION", "CHANNEL_BIND", "REFRESH")
+
+
+def check_relayed(result: dict, coturn, publisher, url: str, path: str, simulcast: bool) -> None:
+    """What every relay-only run must show: live through `url`, the stats' path, no reconnect,
+    the viewer's fps and sizes (simulcast: every layer at the relay), and coturn's log of each
+    TURN method for the room's credential."""
+    log = publisher.log_text()
+    assert result["exit"] == 0, log[-3000:]
+    assert f"TURN allocation at {url}" in log, log[-3000:]
+    assert result["stats"]["path"] == path, result["stats"]
+    assert result["stats"]["reconnects"] == 0, result["stats"]
+    assert result["viewer_fps"] >= MIN_FPS, result
+    if simulcast:
+        # Every layer reached the relay through coturn; the viewer may start on h within the
+        # relay's start estimate and probe up to f (as in test_broadcast.py).
+        assert result["relay_layers"] == [("f", 1280, 720), ("h", 640, 360), ("q", 320, 180)], result
+        assert result["last_size"] == "1280x720" and set(result["sizes"]) <= {"1280x720", "640x360"}, result
+    else:
+        assert result["sizes"] == ["640x360"], result
+    for method in TURN_METHODS:
+        assert result["coturn"][method], f"coturn logged no successful {method} for <expiry>:{ROOM}:\n{coturn.log()[-3000:]}"
+
+
 @pytest.fixture
 def coturn(procs, tmp_path):
     return start_coturn(procs, tmp_path)
@@ -137,25 +161,10 @@ def test_relay_only_through_coturn(coturn, procs, tmp_path, transport, simulcast
     publisher = start_broadcast(procs, relay, tmp_path, simulcast)
     result = watch(procs, relay, publisher, tmp_path)
     time.sleep(0.5)  # coturn logs the Refresh(0) of the exit
-    result["coturn"] = {method: coturn_saw(coturn, method)
-                        for method in ("ALLOCATE", "CREATE_PERMISSION", "CHANNEL_BIND", "REFRESH")}
+    result["coturn"] = {method: coturn_saw(coturn, method) for method in TURN_METHODS}
     print(f"\nbroadcast --relay-only via {coturn.version()} over {transport} "
           f"({'simulcast' if simulcast else 'single-layer'}): {result}")
-    log = publisher.log_text()
-    assert result["exit"] == 0, log[-3000:]
-    assert f"TURN allocation at {turn_url(coturn, transport)}" in log, log[-3000:]
-    assert result["stats"]["path"] == f"relay-{transport}", result["stats"]
-    assert result["stats"]["reconnects"] == 0, result["stats"]
-    assert result["viewer_fps"] >= MIN_FPS, result
-    if simulcast:
-        # Every layer reached the relay through coturn; the viewer may start on h within the
-        # relay's start estimate and probe up to f (as in test_broadcast.py).
-        assert result["relay_layers"] == [("f", 1280, 720), ("h", 640, 360), ("q", 320, 180)], result
-        assert result["last_size"] == "1280x720" and set(result["sizes"]) <= {"1280x720", "640x360"}, result
-    else:
-        assert result["sizes"] == ["640x360"], result
-    for method in ("ALLOCATE", "CREATE_PERMISSION", "CHANNEL_BIND", "REFRESH"):
-        assert result["coturn"][method], f"coturn logged no successful {method} for <expiry>:{ROOM}:\n{coturn.log()[-3000:]}"
+    check_relayed(result, coturn, publisher, turn_url(coturn, transport), f"relay-{transport}", simulcast)
 
 
 def test_relay_only_with_ice_server_options(coturn, procs, tmp_path):
@@ -188,24 +197,11 @@ def test_relay_only_through_coturn_over_tls(coturn_tls, procs, tmp_path, simulca
     publisher = start_broadcast(procs, relay, tmp_path, simulcast, "--ice-ca-file", str(coturn.ca_file))
     result = watch(procs, relay, publisher, tmp_path)
     time.sleep(0.5)  # coturn logs the Refresh(0) of the exit
-    result["coturn"] = {method: coturn_saw(coturn, method)
-                        for method in ("ALLOCATE", "CREATE_PERMISSION", "CHANNEL_BIND", "REFRESH")}
+    result["coturn"] = {method: coturn_saw(coturn, method) for method in TURN_METHODS}
     sessions = coturn_tls_sessions(coturn)
     print(f"\nbroadcast --relay-only via {coturn.version()} over TLS "
           f"({'simulcast' if simulcast else 'single-layer'}): {result}, coturn's TLS sessions: {sessions}")
-    log = publisher.log_text()
-    assert result["exit"] == 0, log[-3000:]
-    assert f"TURN allocation at {coturn.tls_url}" in log, log[-3000:]
-    assert result["stats"]["path"] == "relay-tls", result["stats"]
-    assert result["stats"]["reconnects"] == 0, result["stats"]
-    assert result["viewer_fps"] >= MIN_FPS, result
-    if simulcast:
-        assert result["relay_layers"] == [("f", 1280, 720), ("h", 640, 360), ("q", 320, 180)], result
-        assert result["last_size"] == "1280x720" and set(result["sizes"]) <= {"1280x720", "640x360"}, result
-    else:
-        assert result["sizes"] == ["640x360"], result
-    for method in ("ALLOCATE", "CREATE_PERMISSION", "CHANNEL_BIND", "REFRESH"):
-        assert result["coturn"][method], f"coturn logged no successful {method} for <expiry>:{ROOM}:\n{coturn.log()[-3000:]}"
+    check_relayed(result, coturn, publisher, coturn.tls_url, "relay-tls", simulcast)
     assert len(sessions) == 1, f"coturn logged {sessions} TLS sessions:\n{coturn.log()[-3000:]}"
 
 

@@ -9,34 +9,25 @@ struct TURNTransaction: Sendable {
     let bytes: [UInt8]
     /// 438 Stale Nonce answers this request already had (each one retried with the new nonce).
     let staleNonceRetries: Int
-    private var transmissions = 0
-    private let maxTransmissions: Int
-    private var interval: Duration
-    private let finalWait: Duration
-    private(set) var deadline: MonoTime
+    private var timer: STUNRetransmissionTimer
 
     init(request: TURNRequest, transactionID: [UInt8], bytes: [UInt8], reliable: Bool, staleNonceRetries: Int, now: MonoTime) {
         self.request = request
         self.transactionID = transactionID
         self.bytes = bytes
         self.staleNonceRetries = staleNonceRetries
-        maxTransmissions = reliable ? 1 : 7
-        interval = .milliseconds(500)
-        finalWait = reliable ? .milliseconds(39_500) : .milliseconds(8_000)
-        deadline = now
+        timer = STUNRetransmissionTimer(rto: .milliseconds(500), maxTransmissions: reliable ? 1 : 7,
+                                        finalWait: reliable ? .milliseconds(39_500) : .milliseconds(8_000), now: now)
     }
+
+    var deadline: MonoTime { timer.deadline }
 
     /// true: send ``bytes`` (again); false: nothing due; nil: the request timed out.
     mutating func step(now: MonoTime) -> Bool? {
-        guard now >= deadline else { return false }
-        guard transmissions < maxTransmissions else { return nil }
-        transmissions += 1
-        if transmissions == maxTransmissions {
-            deadline = now + finalWait
-        } else {
-            deadline = now + interval
-            interval = interval * 2
+        switch timer.step(now: now) {
+        case .send?: return true
+        case nil: return false
+        case .timedOut?: return nil
         }
-        return true
     }
 }
