@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import OnAirDTLS
 import OnAirHTTP
+import OnAirWire
 import ServiceLifecycle
 
 /// Wires the relay together: the media workers (``MediaWorkers``: a UDP socket, an event
@@ -46,7 +47,7 @@ public struct RelayServer: Sendable {
             logger.info("TURN: credentials good for \(config.turn.ttlSeconds) s minted per request for \(config.turn.urls.joined(separator: ", "))")
         }
 
-        if config.publishToken(for: "any") == nil && config.rooms.isEmpty && !isLoopback(config.http.host) {
+        if config.publishToken(for: "any") == nil && config.rooms.isEmpty && !TransportAddress.isLoopback(host: config.http.host) {
             logger.warning("publishing is open to anyone who can reach \(config.http.host): set auth.publish_token")
         }
 
@@ -74,10 +75,6 @@ public struct RelayServer: Sendable {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()
-    }
-
-    private func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }
 

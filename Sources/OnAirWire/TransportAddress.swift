@@ -85,6 +85,13 @@ public struct TransportAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether a host as written in a URL or a config ("localhost", "127.0.0.1", "::1", "[::1]")
+    /// names this machine's loopback.
+    public static func isLoopback(host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return bare == "localhost" || TransportAddress(host: bare, port: 0)?.isLoopback == true
+    }
+
     /// Whether this is an IPv6 link-local address (fe80::/10), which means nothing off its link
     /// and is never advertised.
     public var isLinkLocal: Bool {

@@ -37,6 +37,8 @@ struct IPv6TextTests {
         #expect(try address("127.0.0.2").isLoopback && address("::1").isLoopback && !address("::2").isLoopback)
         #expect(try address("fe80::1").isLinkLocal && address("febf::1").isLinkLocal && !address("fec0::1").isLinkLocal)
         #expect(try !address("169.254.1.1").isLinkLocal && !address("2001:2::1").isLinkLocal)
+        for host in ["localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]"] { #expect(TransportAddress.isLoopback(host: host), "\(host)") }
+        for host in ["0.0.0.0", "::", "198.18.0.1", "relay.example.org", "[2001:2::1]"] { #expect(!TransportAddress.isLoopback(host: host), "\(host)") }
     }
 
     @Test("the base tells two local sockets' peers apart and is not written")

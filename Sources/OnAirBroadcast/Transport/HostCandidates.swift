@@ -9,7 +9,7 @@ import OnAirWire
 /// full-ICE endpoint checks them.
 enum HostCandidates {
     static func candidates(port: UInt16, endpointHost: String) -> [ICECandidate] {
-        let addresses = isLoopback(endpointHost) ? ["127.0.0.1"] : interfaceAddresses()
+        let addresses = TransportAddress.isLoopback(host: endpointHost) ? ["127.0.0.1"] : interfaceAddresses()
         let udp = addresses.enumerated().map { index, address in
             // RFC 8445 §5.1.2.1 priority for host candidates: type preference 126, local
             // preference falling with the interface order, component 1.
@@ -34,10 +34,6 @@ enum HostCandidates {
         return ICECandidate(foundation: "9", component: 1, transport: "udp", priority: UInt32(65_535) << 8 | 255,
                             address: relayed.host, port: relayed.port, type: .relay,
                             relatedAddress: related.host, relatedPort: related.port)
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
 
     private static func interfaceAddresses() -> [String] {
