@@ -45,13 +45,17 @@ hurry=""
 # delivers what it owes the chat before it exits; the chat last, so that it takes those
 # deliveries and closes room 42. A terminal's Ctrl-C reaches broadcast too (one process group):
 # it gets SIGTERM here, its clean end as well, never a second SIGINT (which exits at once).
+# Output may go to a pipe whose reader died with the same Ctrl-C (`tools/run.sh | tee run.log`):
+# a write must then fail quietly, never end this script before it has stopped what it started.
 cleanup() {
+  set +e
+  trap '' PIPE
   trap - EXIT TERM
   trap 'hurry=1' INT
   if [ -n "$broadcast" ]; then stop "$broadcast" 10; fi
   stop "$relay" 15
   stop "$chat" 5
-  echo "run: stopped (logs in $run_dir/)"
+  echo "run: stopped (logs in $run_dir/)" 2>/dev/null
 }
 trap cleanup EXIT INT TERM
 

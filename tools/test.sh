@@ -5,9 +5,11 @@
 #   ONAIR_SKIP_INTEROP=1     unit tests only (for quick local runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase's start, in seconds since the command began: where the suite's time goes.
+phase() { echo "== $1 (at $SECONDS s)"; }
 bash tools/setup.sh
 
-echo "== build"
+phase "build"
 mkdir -p .build
 swift build --build-tests 2>&1 | tee .build/test-build.log | grep -vE "^\[[0-9]+/[0-9]+\] (Compiling|Write|Emitting|Linking|Building)" || true
 swift build --build-tests -q   # fails loudly if the filtered build above failed
@@ -20,22 +22,23 @@ if [ -n "$ours" ]; then
   exit 1
 fi
 
-echo "== unit tests (swift test)"
+phase "unit tests (swift test)"
 swift test --skip-build
 
-echo "== media plane allocations (release build)"
+phase "media plane allocations (release build)"
 swift build -c release --product plane-allocations -q
 .build/release/plane-allocations
 .build/release/plane-allocations --workers 2
 .build/release/plane-allocations --rtx --workers 2
 
 if [ -z "${ONAIR_SKIP_FUZZ:-}" ] && [ -x tools/fuzz/run.sh ]; then
-  echo "== fuzz smoke"
+  phase "fuzz smoke"
   bash tools/fuzz/run.sh --smoke
 fi
 
 if [ -z "${ONAIR_SKIP_INTEROP:-}" ] && [ -d Tests/Interop ]; then
-  echo "== interop tests (aiortc, Chromium, ffprobe)"
+  phase "interop tests (aiortc, Chromium, ffprobe)"
   export ONAIR_RELAY_BIN="$PWD/.build/debug/relay"
   .venv-interop/bin/python -m pytest -q -x Tests/Interop
 fi
+phase "done"

@@ -51,13 +51,13 @@ enum Failure {
         do {
             return try body()
         } catch {
-            FileHandle.standardError.write(Data("broadcast: \(error.description)\n".utf8))
+            Console.error("broadcast: \(error.description)")
             throw ExitCode(error.code.rawValue)
         }
     }
 
     static func usage(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("broadcast: \(message)\n".utf8))
+        Console.error("broadcast: \(message)")
         return ExitCode(BroadcastError.Code.usage.rawValue)
     }
 }

@@ -180,5 +180,8 @@ enum SignalHandlers {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // The status line may go to a pipe whose reader ended with the same Ctrl-C (`| tee`):
+        // a write then fails with EPIPE instead of killing broadcast before its DELETE.
+        signal(SIGPIPE, SIG_IGN)
     }
 }

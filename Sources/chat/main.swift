@@ -61,7 +61,7 @@ struct Serve: AsyncParsableCommand {
 
                 """
             // Straight to fd 1 so that it shows at once even when stdout is a pipe.
-            FileHandle.standardOutput.write(Data(banner.utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data(banner.utf8))  // no trap on a closed pipe
         }
     }
 }

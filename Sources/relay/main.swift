@@ -66,7 +66,7 @@ struct Serve: AsyncParsableCommand {
 
                 """
             // Written straight to fd 1 so it is visible at once even when stdout is a pipe.
-            FileHandle.standardOutput.write(Data(banner.utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data(banner.utf8))  // no trap on a closed pipe
         }
     }
 }

@@ -7,7 +7,7 @@ of real nftables rules (Lab.block: dropped on the way, both directions).
                 UDP (window.onairViewer.path "webrtc-udp", from getStats), no fallback
   no-udp        every UDP datagram dropped: the page plays WebRTC over ICE-TCP (RFC 6544: the
                 relay's passive TCP candidate; path "webrtc-tcp") within 3 s of navigation,
-                >= 28 fps over 30 s, no reconnect
+                >= 28 fps over 15 s, no reconnect
   http-only     only TCP to the relay's HTTP port gets out (UDP and the media TCP port
                 dropped): LL-HLS within 5 s of navigation; for simulcast, then everything is
                 let through again and the page, trying WebRTC in the background every 30 s,
@@ -29,7 +29,7 @@ from lab_cases import RELAY_PORTS, ROOM, BroadcastPublisher, Case, _chromium_in,
 
 FIRST_FRAME_MS = 5000   # navigation -> first frame on LL-HLS (the page waits 3 s for WebRTC media)
 TCP_FIRST_FRAME_MS = 3000  # navigation -> first frame over ICE-TCP
-TCP_WINDOW_S = 30       # ICE-TCP playback measured this long
+TCP_WINDOW_S = 15       # ICE-TCP playback measured this long
 TCP_MIN_FPS = 28
 BACK_WITHIN_S = 45      # UDP let through -> the page plays WebRTC again (it tries every 30 s)
 TIMEOUT = 240
@@ -85,7 +85,7 @@ def _viewer(state: dict) -> str:
 
 def _tcp_playback(loop, tab, firewall: str):
     """ICE-TCP from the first: path webrtc-tcp, first frame within 3 s of navigation, then
-    30 s at >= 28 fps with no reconnect; prints the figures."""
+    15 s at >= 28 fps with no reconnect; prints the figures."""
     state = _wait(loop, tab, lambda v: v.get("state") == "live" and v.get("path") == "webrtc-tcp"
                   and v.get("sessionFrames", 0) > 10, 15)
     print(f"\n{firewall}: first frame: {_viewer(state)}")

@@ -54,7 +54,40 @@ def _port_open(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def test_ctrl_c_in_a_terminal_ends_the_stream_and_closes_the_chat_room(tmp_path: Path):
+# How a person starts it: plain in a terminal, or with its output kept (`| tee run.log`): there
+# Ctrl-C ends tee too, and what the script and broadcast write afterwards meets a closed pipe.
+COMMANDS = {"terminal": "bash tools/run.sh", "piped-to-tee": "bash tools/run.sh | tee \"$ONAIR_RUN_DIR.log\""}
+
+# What a Swift trap, a signal death or a failed write leaves on the terminal (stderr stays on
+# it when piped).
+CRASH_WORDS = ("Fatal error", "Program crashed", "Illegal instruction", "Segmentation fault", "Aborted", "write error")
+
+
+def _processes_of(run_dir: Path) -> list[str]:
+    """The command lines of processes this run started (the servers' and broadcast's): all name
+    the run's directory in their environment (ONAIR_RUN_DIR, inherited from the test)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            environ = (proc / "environ").read_bytes()
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if f"ONAIR_RUN_DIR={run_dir}".encode() in environ and "pytest" not in cmdline:
+            found.append(f"{proc.name}: {cmdline}")
+    return found
+
+
+def _wait_until_gone(run_dir: Path, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while _processes_of(run_dir) and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("how", COMMANDS)
+def test_ctrl_c_ends_the_stream_closes_the_chat_room_and_stops_everything(how: str, tmp_path: Path):
     if not (REPO / ".build/debug/relay").exists():
         pytest.skip("no debug build (.build/debug/relay)")
     http_port, chat_port = free_ports(2)
@@ -63,7 +96,7 @@ def test_ctrl_c_in_a_terminal_ends_the_stream_and_closes_the_chat_room(tmp_path:
     env = dict(os.environ, ONAIR_RUN_CONFIG="debug", ONAIR_RUN_DIR=str(run_dir), ONAIR_HTTP_PORT=str(http_port),
                ONAIR_CHAT_PORT=str(chat_port), ONAIR_UDP_PORT=str(udp_port))
     terminal = open(tmp_path / "terminal.log", "w")
-    child = pexpect.spawn("bash", ["tools/run.sh"], cwd=str(REPO), env=env, encoding="utf-8", timeout=600,
+    child = pexpect.spawn("bash", ["-c", COMMANDS[how]], cwd=str(REPO), env=env, encoding="utf-8", timeout=600,
                           dimensions=(40, 160))
     child.logfile_read = terminal
     try:
@@ -73,16 +106,18 @@ def test_ctrl_c_in_a_terminal_ends_the_stream_and_closes_the_chat_room(tmp_path:
         _wait_until(lambda: (_get_json(f"{relay}/api/streams/{ROOM}") or {}).get("live"), 30, "the stream to go live", child)
         _wait_until(lambda: (_get_json(f"{chat}/rooms/{ROOM}") or {}).get("state") == "open", 15,
                     "chat room 42 to open (stream.started)", child)
-        time.sleep(2)  # a person watches for a moment
+        time.sleep(5)  # a person watches for a moment (broadcast's status line goes on)
 
         child.sendintr()  # Ctrl-C, as the terminal sends it
         child.expect(pexpect.EOF, timeout=60)
+        _wait_until_gone(run_dir, 30)
     finally:
         if child.isalive():
             child.kill(signal.SIGKILL)
         child.close()
         terminal.close()
 
+    left = _processes_of(run_dir)
     screen = (tmp_path / "terminal.log").read_text(errors="replace")
     relay_log = (run_dir / "relay.log").read_text(errors="replace")
     chat_log = (run_dir / "chat.log").read_text(errors="replace")
@@ -92,10 +127,17 @@ def test_ctrl_c_in_a_terminal_ends_the_stream_and_closes_the_chat_room(tmp_path:
     for name, log in (("relay", relay_log), ("chat", chat_log)):
         noisy = [line for line in log.splitlines() if " warning " in line or " error " in line or " critical " in line]
         assert not noisy, f"the {name}'s clean stop logged:\n" + "\n".join(noisy[:10]) + context
-    assert "broadcast ended: stopped" in screen, "broadcast did not end cleanly (no summary)" + context
+    assert not left, "still running after the stop:\n" + "\n".join(left) + context
+    crashes = [line for line in screen.splitlines() if any(word in line for word in CRASH_WORDS)]
+    assert not crashes, "a program crashed on the way out:\n" + "\n".join(crashes[:5]) + context
+    if how == "terminal":  # piped, the summary went to tee, which Ctrl-C ended first
+        assert "broadcast ended: stopped" in screen, "broadcast did not end cleanly (no summary)" + context
     assert not _port_open(http_port) and not _port_open(chat_port), "a server is still running after the stop" + context
 
-    # The chat's store says so too: a chat started again on the same database shows room 42 closed.
+    # The chat's store says so too: a chat started again on the same database shows room 42 closed
+    # (once: how the command was started does not change what the chat stored).
+    if how != "terminal":
+        return
     port = free_port()
     chat_again = subprocess.Popen([str(REPO / ".build/debug/chat"), "serve", "--config", str(REPO / "config/chat.yaml")],
                                   env=dict(os.environ, ONAIR_CHAT_PORT=str(port), ONAIR_CHAT_DATABASE=str(run_dir / "chat.sqlite")),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds OnAir's libFuzzer targets (tools/fuzz, a package of its own) and runs them.
 #
-#   tools/fuzz/run.sh --smoke          build, then every target for FUZZ_SMOKE_SECONDS (20) over a
+#   tools/fuzz/run.sh --smoke          build, then every target for FUZZ_SMOKE_SECONDS (12) over a
 #                                      temporary copy of the committed corpus, two at a time (CI)
 #   tools/fuzz/run.sh                  every target for FUZZ_SECONDS (600), one at a time, over
 #                                      tools/fuzz/out/corpus/<target> (kept between runs)
@@ -25,7 +25,7 @@ nice_cmd=()
 targets=()
 while (($#)); do
   case "$1" in
-    --smoke) smoke=1; seconds=${FUZZ_SMOKE_SECONDS:-20}; jobs=2 ;;
+    --smoke) smoke=1; seconds=${FUZZ_SMOKE_SECONDS:-12}; jobs=2 ;;
     --time) seconds=$2; shift ;;
     --minutes) seconds=$(($2 * 60)); shift ;;
     --jobs) jobs=$2; shift ;;

@@ -78,6 +78,6 @@ struct StatusLine {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Console.output(text)
     }
 }
