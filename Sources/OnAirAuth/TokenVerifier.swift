@@ -75,7 +75,7 @@ public final class TokenVerifier: Sendable {
 
     static func decodeClaims(_ payload: [UInt8]) throws(TokenError) -> AccessClaims {
         do {
-            return try JSONDecoder().decode(AccessClaims.self, from: Data(payload))
+            return try sharedDecoder.decode(AccessClaims.self, from: Data(payload))
         } catch let error as TokenError {
             throw error
         } catch {

@@ -279,3 +279,31 @@ def test_chat_refusals(chat, case):
         assert frame["type"] == "error" and frame["code"] == code and frame["reason"] == reason, frame
         await client.close()
     run(scenario())
+
+
+def test_viewer_page_plays_and_chats_with_one_token(relay, procs, tmp_path):
+    """Chromium opens /rooms/42?token=<JWT with view and chat>: the page plays over WHEP with the
+    token and joins the chat with it as the token's name; the chat requires tokens."""
+    chat = launch_chat(procs, tmp_path, extra_env={"ONAIR_CHAT_JWT_SECRET": SECRET, "ONAIR_CHAT_JWT_REQUIRED": "true",
+                                                    "ONAIR_CHAT_JWT_AUDIENCE": AUDIENCE, "ONAIR_CHAT_JWT_ISSUER": ISSUER})
+    publisher = start_peer(procs, "publisher", "whip_publisher.py", "--url", relay.whip_url(ROOM),
+                           "--token", hs256(claims(grants=["publish"])), timeout=120)
+    publisher.wait_event("connected", timeout=20)
+    token = hs256(claims(grants=["view", "chat"]))
+
+    async def scenario():
+        from chromium import Chromium
+        browser = Chromium(spawn=lambda argv: procs.start("chromium", argv, timeout=150))
+        try:
+            await browser.start()
+            tab = await browser.open(f"{relay.base_url}/rooms/{ROOM}?chat={chat.base_url}&token={token}", name="viewer")
+            await tab.wait_for("window.onairViewer.frames", lambda n: n and n >= 30, timeout=30)
+            await tab.wait_for("window.onairChat", lambda c: c and c["joined"], timeout=15)
+            you = await tab.json("window.onairChat.you")
+            assert you["name"] == "Ada" and you["user"] == "ada", you
+            assert await tab.evaluate("window.onairChat.send('hello with a token')") is True
+            await tab.wait_for("window.onairChat.messages.map(m => m.user + ':' + m.text)",
+                               lambda texts: texts and "ada:hello with a token" in texts, timeout=10)
+        finally:
+            await browser.close()
+    run(scenario(), timeout=120)

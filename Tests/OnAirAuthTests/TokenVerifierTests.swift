@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 @testable import OnAirAuth
@@ -13,6 +14,33 @@ import Testing
         let es = try verifier.verify(F.es256(F.claims(grants: [.chat])))
         #expect(es.grants == [.chat])
         #expect(es.allows(.chat, in: "42") && !es.allows(.chat, in: "4") && !es.allows(.view, in: "42"))
+    }
+
+    /// EdDSA (RFC 8037) from a JWKS whose key has no `alg`: the OKP/Ed25519 key implies it.
+    @Test func acceptsEdDSAFromAJWKS() async throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let jwk: [String: Any] = ["kty": "OKP", "crv": "Ed25519", "kid": "ed-1", "x": Base64URL.encode(Array(key.publicKey.rawRepresentation))]
+        let jwks = Array(try JSONSerialization.data(withJSONObject: ["keys": [jwk]]))
+        let keys = try await TokenKeys.keys(fromJWKS: jwks)
+        #expect(keys.keys["ed-1"]?.algorithm == "EdDSA" && keys.skipped.isEmpty)
+        let verifier = TokenVerifier(settings: JWTSettings(), keys: TokenKeyStore(fixed: TokenKeys(byKeyID: keys.keys)), cacheCapacity: 0,
+                                     clock: { F.now })
+        let input = F.part(["alg": "EdDSA", "kid": "ed-1"]) + "." + F.part(F.claims(grants: [.view]))
+        let token = input + "." + Base64URL.encode(Array(try key.signature(for: Array(input.utf8))))
+        #expect(try verifier.verify(token).grants == [.view])
+        // The same key named as ES256: refused before any signature check.
+        let lying = F.part(["alg": "ES256", "kid": "ed-1"]) + "." + F.part(F.claims()) + "." + Base64URL.encode([1, 2, 3])
+        #expect(throws: TokenError.algorithmNotAllowed("the token says ES256 but its key 'ed-1' is EdDSA")) { try verifier.verify(lying) }
+    }
+
+    @Test func jwksSkipsWhatItCannotUse() async throws {
+        let jwks = #"{"keys":[{"kty":"EC","crv":"P-256","x":"AA","y":"AA"},{"kty":"oct","kid":"h","k":"c2VjcmV0"}]}"#
+        do {
+            let found = try await TokenKeys.keys(fromJWKS: Array(jwks.utf8))
+            #expect(found.keys.isEmpty && !found.skipped.isEmpty)
+        } catch {
+            // jwt-kit refuses a key type it does not know as a whole document: also not taken.
+        }
     }
 
     @Test func refusesAlgNone() async throws {
