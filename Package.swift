@@ -23,7 +23,8 @@ let package = Package(
         .executable(name: "plane-allocations", targets: ["plane-allocations"]),
         // Libraries so that tools/fuzz (a separate package) can link the parsers.
         .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirPayload", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS",
-                                                 "OnAirWebRTC", "OnAirHLS", "OnAirWebhooks", "OnAirChatProtocol"]),
+                                                 "OnAirWebRTC", "OnAirHLS", "OnAirWebhooks", "OnAirChatProtocol",
+                                                 "OnAirTokenFormat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -83,6 +84,9 @@ let package = Package(
         .target(name: "OnAirWebhooks", dependencies: ["OnAirCrypto"], swiftSettings: strict),
         // The chat's client protocol: the frames a client sends and what their texts may hold.
         .target(name: "OnAirChatProtocol", swiftSettings: strict),
+        // Access tokens on the wire, pure: compact JWS (RFC 7515 §7.1), base64url, the JOSE
+        // header, the claims (RFC 7519) and why a token is refused. No keys, no crypto.
+        .target(name: "OnAirTokenFormat", swiftSettings: strict),
         // Strict decoding of config files and request bodies, shared by the relay and the chat.
         .target(name: "OnAirDecoding", swiftSettings: strict),
         // Opus -> AAC for HLS through libavcodec.
@@ -120,7 +124,7 @@ let package = Package(
         // Access tokens (JWT, RFC 7519) signed by the app's backend: claims, keys (HS256 secret,
         // JWKS file or URL refreshed in the background), verification with a cache, minting.
         .target(name: "OnAirAuth",
-                dependencies: ["OnAirDecoding", .product(name: "JWTKit", package: "jwt-kit"),
+                dependencies: ["OnAirTokenFormat", "OnAirDecoding", .product(name: "JWTKit", package: "jwt-kit"),
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "NIOCore", package: "swift-nio"),
@@ -129,7 +133,7 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "OnAirRelay",
                 dependencies: [
-                    "OnAirAuth", "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
+                    "OnAirAuth", "OnAirTokenFormat", "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
                     "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding", "OnAirPostgres", "OnAirCrypto",
                     .product(name: "PostgresNIO", package: "postgres-nio"),
                     .product(name: "GRDB", package: "GRDB.swift"),
@@ -162,7 +166,7 @@ let package = Package(
 
         .target(name: "OnAirChat",
                 dependencies: [
-                    "OnAirAuth", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP", "OnAirChatProtocol", "OnAirPostgres",
+                    "OnAirAuth", "OnAirTokenFormat", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP", "OnAirChatProtocol", "OnAirPostgres",
                     .product(name: "PostgresNIO", package: "postgres-nio"),
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "Hummingbird", package: "hummingbird"),
@@ -179,7 +183,7 @@ let package = Package(
         // L4: thin executables.
         // `token create`, one implementation for `relay token create` and `chat token create`.
         .target(name: "OnAirTokenCommand",
-                dependencies: ["OnAirAuth", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                dependencies: ["OnAirAuth", "OnAirTokenFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 swiftSettings: strict),
         .executableTarget(name: "relay",
                           dependencies: ["OnAirRelay", "OnAirTokenCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -225,7 +229,7 @@ let package = Package(
 
         // Access-token verification figures (issue 28): µs per HS256/ES256 verification, cold and cached.
         .executableTarget(name: "token-bench",
-                          dependencies: ["BenchSupport", "OnAirAuth", .product(name: "JWTKit", package: "jwt-kit"),
+                          dependencies: ["BenchSupport", "OnAirAuth", "OnAirTokenFormat", .product(name: "JWTKit", package: "jwt-kit"),
                                          .product(name: "Crypto", package: "swift-crypto"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/bench/token",
@@ -271,7 +275,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirPayload"], swiftSettings: strict),
         .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast", "OnAirSTUN", "OnAirWire"], swiftSettings: strict),
-        .testTarget(name: "OnAirAuthTests", dependencies: ["OnAirAuth", "OnAirTokenCommand", .product(name: "JWTKit", package: "jwt-kit"),
+        .testTarget(name: "OnAirAuthTests", dependencies: ["OnAirAuth", "OnAirTokenFormat", "OnAirTokenCommand", .product(name: "JWTKit", package: "jwt-kit"),
                                                           .product(name: "Crypto", package: "swift-crypto")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
@@ -279,12 +283,12 @@ let package = Package(
                     dependencies: ["OnAirPostgres", "OnAirTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirChatTests",
-                    dependencies: ["OnAirChat", "OnAirAuth", "OnAirWebhooks", "OnAirChatProtocol", "OnAirTestSupport", "OnAirPostgres",
+                    dependencies: ["OnAirChat", "OnAirAuth", "OnAirTokenFormat", "OnAirWebhooks", "OnAirChatProtocol", "OnAirTestSupport", "OnAirPostgres",
                                    .product(name: "HummingbirdTesting", package: "hummingbird"),
                                    .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirRelayTests",
-                    dependencies: ["OnAirRelay", "OnAirAuth", "OnAirForwarding", "OnAirTestSupport", "OnAirHTTP", "OnAirPostgres",
+                    dependencies: ["OnAirRelay", "OnAirAuth", "OnAirTokenFormat", "OnAirForwarding", "OnAirTestSupport", "OnAirHTTP", "OnAirPostgres",
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import OnAirTokenFormat
 
 /// The keys tokens are verified with, an immutable snapshot: the HS256 secret and the public
 /// keys of a JWKS (RFC 7517 §5) by `kid`. Built off the request path (at start, or by the

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import OnAirTokenFormat
 
 /// Mints access tokens (for `relay token create`, `chat token create` and tests) with
 /// jwt-kit's signers: HS256 with a shared secret, or ES256 with a private key and its `kid`.

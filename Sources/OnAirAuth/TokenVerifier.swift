@@ -1,4 +1,5 @@
 import Foundation
+import OnAirTokenFormat
 
 /// Verifies access tokens (RFC 7519 §7.2, with RFC 8725's advice): the signature with the
 /// key the header names and whose algorithm it must match, then `exp` (required), `nbf`,
@@ -67,20 +68,10 @@ public final class TokenVerifier: Sendable {
             throw error
         }
         guard key.verifies(parts.signature, signs: parts.signingInput) else { throw .badSignature }
-        let claims = try Self.decodeClaims(parts.payload)
+        let claims = try AccessClaims.decode(json: parts.payload)
         try check(claims, now: now)
         cache.insert(token, claims: claims, generation: generation, now: now)
         return claims
-    }
-
-    static func decodeClaims(_ payload: [UInt8]) throws(TokenError) -> AccessClaims {
-        do {
-            return try sharedDecoder.decode(AccessClaims.self, from: Data(payload))
-        } catch let error as TokenError {
-            throw error
-        } catch {
-            throw .malformed("the payload is not a JSON object of claims (RFC 7519 §7.2)")
-        }
     }
 
     /// RFC 7519 §4.1.1-§4.1.6 with `leeway_seconds` of clock skew.

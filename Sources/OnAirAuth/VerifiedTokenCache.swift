@@ -1,4 +1,5 @@
 import Synchronization
+import OnAirTokenFormat
 
 /// Tokens verified lately, keyed by the token's bytes, each until its `exp`: a token seen
 /// again (a reconnect, WHEP then the chat with one token, PATCH/DELETE of a session) costs a

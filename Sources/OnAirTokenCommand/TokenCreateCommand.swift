@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OnAirAuth
+import OnAirTokenFormat
 
 /// `<server> token create --room 42 --identity ada --name Ada --grants view,chat --ttl 1h`:
 /// prints an HS256 token signed with `--secret`, else with the server's `auth.jwt.secret`

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 @testable import OnAirAuth
+import OnAirTokenFormat
 
 /// Keys, settings and hand-made tokens for the verifier's tests. The clock is fixed.
 enum TokenFixtures {

@@ -3,6 +3,7 @@ import JWTKit
 import Testing
 @testable import OnAirAuth
 @testable import OnAirTokenCommand
+import OnAirTokenFormat
 
 @Suite struct TokenMinterTests {
     typealias F = TokenFixtures

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import OnAirAuth
+import OnAirTokenFormat
 
 /// Every refusal the issue names, and the acceptances around them (RFC 7519 §7.2, RFC 8725).
 @Suite struct TokenVerifierTests {

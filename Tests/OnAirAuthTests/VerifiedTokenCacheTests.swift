@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OnAirAuth
+import OnAirTokenFormat
 
 @Suite struct VerifiedTokenCacheTests {
     typealias F = TokenFixtures

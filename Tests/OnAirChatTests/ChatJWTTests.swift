@@ -6,6 +6,7 @@ import NIOCore
 import OnAirAuth
 @testable import OnAirChat
 import Testing
+import OnAirTokenFormat
 
 /// Access tokens (issue 28) in the chat: the join frame's `token` and REST's Bearer. With a
 /// token the member is its `sub` and `name`, never the frame's name; refusals are error frames

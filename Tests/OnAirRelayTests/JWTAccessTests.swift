@@ -4,6 +4,7 @@ import HummingbirdTesting
 import OnAirAuth
 import Testing
 @testable import OnAirRelay
+import OnAirTokenFormat
 
 /// Access tokens (issue 28) on WHIP, WHEP, session resources and the admin API, through
 /// ``RelayAccess``: 401 `invalid_token` naming why, 403 `insufficient_scope` (RFC 6750 §3.1).

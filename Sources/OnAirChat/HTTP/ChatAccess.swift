@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import OnAirAuth
 import OnAirChatProtocol
+import OnAirTokenFormat
 
 /// Who may join, post and read, decided in one place for the WebSocket and REST: the static
 /// tokens of config/chat.yaml (`auth.join_token`, `auth.bot_token`) and access tokens (JWT,

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import OnAirAuth
+import OnAirTokenFormat
 
 /// Who may do what on the relay, decided in one place for WHIP, WHEP, their sessions and the
 /// admin API. A request's `Authorization: Bearer` token (RFC 6750 §2.1) is either a static

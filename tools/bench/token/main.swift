@@ -9,6 +9,7 @@ import Crypto
 import Foundation
 import JWTKit
 import OnAirAuth
+import OnAirTokenFormat
 
 @main
 struct TokenBench: AsyncParsableCommand {

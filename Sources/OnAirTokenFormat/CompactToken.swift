@@ -1,12 +1,12 @@
 /// A JWS in compact serialization (RFC 7515 §7.1): `BASE64URL(header).BASE64URL(payload).BASE64URL(signature)`,
 /// split and decoded once. The signing input is the first two parts as sent (RFC 7515 §5.2 step 8).
-struct CompactToken {
-    let header: [UInt8]
-    let payload: [UInt8]
-    let signature: [UInt8]
-    let signingInput: ArraySlice<UInt8>
+public struct CompactToken: Sendable {
+    public let header: [UInt8]
+    public let payload: [UInt8]
+    public let signature: [UInt8]
+    public let signingInput: ArraySlice<UInt8>
 
-    init(_ token: String) throws(TokenError) {
+    public init(_ token: String) throws(TokenError) {
         let bytes = Array(token.utf8)
         guard let firstDot = bytes.firstIndex(of: UInt8(ascii: ".")),
               let secondDot = bytes[(firstDot + 1)...].firstIndex(of: UInt8(ascii: ".")),
@@ -27,7 +27,7 @@ struct CompactToken {
     }
 
     /// Whether `text` has the shape of a compact JWS (two dots), to tell a JWT from a static token.
-    static func looksLikeJWT(_ text: String) -> Bool {
+    public static func looksLikeJWT(_ text: String) -> Bool {
         var dots = 0
         for c in text.utf8 where c == UInt8(ascii: ".") { dots += 1 }
         return dots == 2

@@ -5,15 +5,21 @@ import Foundation
 /// making one per call costs a few µs).
 let sharedDecoder = JSONDecoder()
 
-struct JOSEHeader: Decodable {
+public struct JOSEHeader: Decodable, Sendable, Equatable {
     /// RFC 7515 §4.1.1: required.
-    let alg: String
+    public let alg: String
     /// RFC 7515 §4.1.4: which key; optional.
-    let kid: String?
+    public let kid: String?
     /// RFC 7515 §4.1.11: extensions that MUST be understood; we understand none.
-    let crit: [String]?
+    public let crit: [String]?
 
-    static func decode(_ bytes: [UInt8]) throws(TokenError) -> JOSEHeader {
+    public init(alg: String, kid: String? = nil, crit: [String]? = nil) {
+        self.alg = alg
+        self.kid = kid
+        self.crit = crit
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(TokenError) -> JOSEHeader {
         do {
             return try sharedDecoder.decode(JOSEHeader.self, from: Data(bytes))
         } catch {

@@ -34,6 +34,17 @@ public struct AccessClaims: Sendable, Equatable, Codable {
         self.issuer = issuer
     }
 
+    /// The claims of a token's payload (RFC 7519 §7.2 step 10: a JSON object), or why not.
+    public static func decode(json payload: [UInt8]) throws(TokenError) -> AccessClaims {
+        do {
+            return try sharedDecoder.decode(AccessClaims.self, from: Data(payload))
+        } catch let error as TokenError {
+            throw error
+        } catch {
+            throw .malformed("the payload is not a JSON object of claims (RFC 7519 §7.2)")
+        }
+    }
+
     /// Whether the token grants `grant` in `room` (`room` nil: no room involved, the admin API).
     public func allows(_ grant: Grant, in room: String?) -> Bool {
         guard grants.contains(grant) else { return false }
@@ -87,9 +98,14 @@ public struct AccessClaims: Sendable, Equatable, Codable {
         try c.encodeIfPresent(name, forKey: .name)
         try c.encodeIfPresent(room?.description, forKey: .room)
         try c.encode(Grant.allCases.filter { grants.contains($0) }.map(\.rawValue), forKey: .grants)
-        try c.encode(Int64(expiresAt.rounded(.down)), forKey: .expiresAt)
-        try c.encodeIfPresent(notBefore.map { Int64($0.rounded(.down)) }, forKey: .notBefore)
-        try c.encodeIfPresent(issuedAt.map { Int64($0.rounded(.down)) }, forKey: .issuedAt)
+        // NumericDate as whole seconds when it fits an Int64 (RFC 7519 §2 allows fractions).
+        func put(_ seconds: Double?, _ key: CodingKeys) throws {
+            guard let seconds else { return }
+            if let whole = Int64(exactly: seconds.rounded(.down)) { try c.encode(whole, forKey: key) } else { try c.encode(seconds, forKey: key) }
+        }
+        try put(expiresAt, .expiresAt)
+        try put(notBefore, .notBefore)
+        try put(issuedAt, .issuedAt)
         if audience.count == 1 { try c.encode(audience[0], forKey: .audience) } else if !audience.isEmpty { try c.encode(audience, forKey: .audience) }
         try c.encodeIfPresent(issuer, forKey: .issuer)
     }
