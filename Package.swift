@@ -19,10 +19,12 @@ let package = Package(
         .executable(name: "chat", targets: ["chat"]),
         .executable(name: "broadcast", targets: ["broadcast"]),
         .executable(name: "fanout-bench", targets: ["fanout-bench"]),
+        .executable(name: "token-bench", targets: ["token-bench"]),
         .executable(name: "plane-allocations", targets: ["plane-allocations"]),
         // Libraries so that tools/fuzz (a separate package) can link the parsers.
         .library(name: "OnAirProtocols", targets: ["OnAirWire", "OnAirSDP", "OnAirRTP", "OnAirPayload", "OnAirSTUN", "OnAirCrypto", "OnAirDTLS",
-                                                 "OnAirWebRTC", "OnAirHLS", "OnAirWebhooks", "OnAirChatProtocol"]),
+                                                 "OnAirWebRTC", "OnAirHLS", "OnAirWebhooks", "OnAirChatProtocol",
+                                                 "OnAirTokenFormat"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -39,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
     ],
     targets: [
         // L0: C system libraries (a modulemap + shim header each; no Swift).
@@ -80,6 +84,9 @@ let package = Package(
         .target(name: "OnAirWebhooks", dependencies: ["OnAirCrypto"], swiftSettings: strict),
         // The chat's client protocol: the frames a client sends and what their texts may hold.
         .target(name: "OnAirChatProtocol", swiftSettings: strict),
+        // Access tokens on the wire, pure: compact JWS (RFC 7515 §7.1), base64url, the JOSE
+        // header, the claims (RFC 7519) and why a token is refused. No keys, no crypto.
+        .target(name: "OnAirTokenFormat", swiftSettings: strict),
         // Strict decoding of config files and request bodies, shared by the relay and the chat.
         .target(name: "OnAirDecoding", swiftSettings: strict),
         // Opus -> AAC for HLS through libavcodec.
@@ -114,9 +121,19 @@ let package = Package(
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
+        // Access tokens (JWT, RFC 7519) signed by the app's backend: claims, keys (HS256 secret,
+        // JWKS file or URL refreshed in the background), verification with a cache, minting.
+        .target(name: "OnAirAuth",
+                dependencies: ["OnAirTokenFormat", "OnAirDecoding", .product(name: "JWTKit", package: "jwt-kit"),
+                               .product(name: "Crypto", package: "swift-crypto"),
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                swiftSettings: strict),
         .target(name: "OnAirRelay",
                 dependencies: [
-                    "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
+                    "OnAirAuth", "OnAirTokenFormat", "OnAirWebRTC", "OnAirSDP", "OnAirRTP", "CLiveSocket", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP",
                     "OnAirHLS", "OnAirPayload", "OnAirTranscode", "OnAirForwarding", "OnAirPostgres", "OnAirCrypto",
                     .product(name: "PostgresNIO", package: "postgres-nio"),
                     .product(name: "GRDB", package: "GRDB.swift"),
@@ -149,7 +166,7 @@ let package = Package(
 
         .target(name: "OnAirChat",
                 dependencies: [
-                    "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP", "OnAirChatProtocol", "OnAirPostgres",
+                    "OnAirAuth", "OnAirTokenFormat", "OnAirWebhooks", "OnAirDecoding", "OnAirHTTP", "OnAirChatProtocol", "OnAirPostgres",
                     .product(name: "PostgresNIO", package: "postgres-nio"),
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "Hummingbird", package: "hummingbird"),
@@ -164,8 +181,12 @@ let package = Package(
                 swiftSettings: strict),
 
         // L4: thin executables.
+        // `token create`, one implementation for `relay token create` and `chat token create`.
+        .target(name: "OnAirTokenCommand",
+                dependencies: ["OnAirAuth", "OnAirTokenFormat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                swiftSettings: strict),
         .executableTarget(name: "relay",
-                          dependencies: ["OnAirRelay", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["OnAirRelay", "OnAirTokenCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
         .executableTarget(name: "broadcast",
@@ -173,7 +194,7 @@ let package = Package(
                           swiftSettings: strict),
 
         .executableTarget(name: "chat",
-                          dependencies: ["OnAirChat", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["OnAirChat", "OnAirTokenCommand", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: strict),
 
         // Benchmarks: programs that print figures (tools/bench/...), and what they share.
@@ -204,6 +225,14 @@ let package = Package(
                                          .product(name: "NIOPosix", package: "swift-nio"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "tools/bench/chat",
+                          swiftSettings: strict),
+
+        // Access-token verification figures (issue 28): µs per HS256/ES256 verification, cold and cached.
+        .executableTarget(name: "token-bench",
+                          dependencies: ["BenchSupport", "OnAirAuth", "OnAirTokenFormat", .product(name: "JWTKit", package: "jwt-kit"),
+                                         .product(name: "Crypto", package: "swift-crypto"),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "tools/bench/token",
                           swiftSettings: strict),
 
         // Broadcaster media figures (issue 3): Opus encode cost, x264 + pipeline cost per frame.
@@ -246,17 +275,20 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "OnAirMediaTests", dependencies: ["OnAirMedia", "OnAirPayload"], swiftSettings: strict),
         .testTarget(name: "OnAirBroadcastTests", dependencies: ["OnAirBroadcast", "OnAirSTUN", "OnAirWire"], swiftSettings: strict),
+        .testTarget(name: "OnAirAuthTests", dependencies: ["OnAirAuth", "OnAirTokenFormat", "OnAirTokenCommand", .product(name: "JWTKit", package: "jwt-kit"),
+                                                          .product(name: "Crypto", package: "swift-crypto")],
+                    swiftSettings: strict),
         .testTarget(name: "OnAirWebhooksTests", dependencies: ["OnAirWebhooks"], swiftSettings: strict),
         .testTarget(name: "OnAirPostgresTests",
                     dependencies: ["OnAirPostgres", "OnAirTestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirChatTests",
-                    dependencies: ["OnAirChat", "OnAirWebhooks", "OnAirChatProtocol", "OnAirTestSupport", "OnAirPostgres",
+                    dependencies: ["OnAirChat", "OnAirAuth", "OnAirTokenFormat", "OnAirWebhooks", "OnAirChatProtocol", "OnAirTestSupport", "OnAirPostgres",
                                    .product(name: "HummingbirdTesting", package: "hummingbird"),
                                    .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")],
                     swiftSettings: strict),
         .testTarget(name: "OnAirRelayTests",
-                    dependencies: ["OnAirRelay", "OnAirForwarding", "OnAirTestSupport", "OnAirHTTP", "OnAirPostgres",
+                    dependencies: ["OnAirRelay", "OnAirAuth", "OnAirTokenFormat", "OnAirForwarding", "OnAirTestSupport", "OnAirHTTP", "OnAirPostgres",
                                    .product(name: "HummingbirdTesting", package: "hummingbird")],
                     swiftSettings: strict),
     ]

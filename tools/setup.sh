@@ -37,12 +37,12 @@ if ((${#missing[@]})); then
 fi
 
 VENV=.venv-interop
-PY_PACKAGES=(aiortc aiohttp websockets pytest m3u8 standardwebhooks numpy pexpect "schemathesis>=4.32,<5")
+PY_PACKAGES=(aiortc aiohttp websockets pytest m3u8 standardwebhooks numpy pexpect "schemathesis>=4.32,<5" "pyjwt[crypto]")
 if [ ! -x "$VENV/bin/python" ]; then
   echo "setup: creating $VENV"
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import aiortc, aiohttp, websockets, pytest, m3u8, standardwebhooks, numpy, pexpect, schemathesis" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import aiortc, aiohttp, websockets, pytest, m3u8, standardwebhooks, numpy, pexpect, schemathesis, jwt, cryptography" 2>/dev/null; then
   echo "setup: installing Python peers: ${PY_PACKAGES[*]}"
   "$VENV/bin/pip" install -q --disable-pip-version-check "${PY_PACKAGES[@]}"
 fi

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import OnAirAuth
 import OnAirHTTP
 import OnAirPostgres
 import ServiceLifecycle
@@ -23,9 +24,10 @@ public struct ChatServer: Sendable {
     /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP port. With a PostgreSQL URL,
     /// an unreachable server or a refused login ends the start with one line naming what to fix.
     public func run(onReady: @escaping @Sendable (_ port: Int) -> Void = { _ in }) async throws {
+        let (verifier, tokenKeys) = try await loadTokenVerifier()
         switch try DatabaseLocation(parsing: config.database.path) {
         case .sqlite(let path):
-            let app = makeApplication(store: try SQLiteChatStore(path: path), onReady: onReady)
+            let app = makeApplication(store: try SQLiteChatStore(path: path), verifier: verifier, tokenKeys: tokenKeys, onReady: onReady)
             try await runServices([app])
         case .postgres(let url):
             let database = try SharedDatabase(url: url, logger: logger)
@@ -34,11 +36,27 @@ public struct ChatServer: Sendable {
                 group.addTask { await database.run() }
                 let store = try await PostgresChatStore(database: database)
                 let link = PostgresClusterLink(database: database, logger: logger)
-                let app = makeApplication(store: store, cluster: link, onReady: onReady)
+                let app = makeApplication(store: store, cluster: link, verifier: verifier, tokenKeys: tokenKeys, onReady: onReady)
                 try await runServices([app])
                 group.cancelAll()
             }
         }
+    }
+
+    /// Access tokens (issue 28): the fixed keys now; a JWKS URL fetched once before the first
+    /// join, then in the background (never on a join's path).
+    private func loadTokenVerifier() async throws -> (TokenVerifier?, JWKSRefresher?) {
+        let settings = config.auth.jwt
+        guard settings.isEnabled else { return (nil, nil) }
+        let verifier = try await TokenVerifier.loading(settings)
+        var refresher: JWKSRefresher? = nil
+        if let url = settings.jwksURL {
+            let service = JWKSRefresher(url: url, keys: verifier.keys, refreshSeconds: settings.jwksRefreshSeconds, logger: logger)
+            await service.fetchOnce()
+            refresher = service
+        }
+        logger.info("access tokens (JWT) taken\(settings.required ? ", and required" : "")")
+        return (verifier, refresher)
     }
 
     private func runServices(_ services: [any Service]) async throws {
@@ -48,13 +66,13 @@ public struct ChatServer: Sendable {
 
     /// The application (routes + room directory service) on `store`; tests run it with
     /// HummingbirdTesting. `cluster` links it to the other nodes on a shared database.
-    func makeApplication(store: any ChatStore, cluster: (any ChatClusterLink)? = nil,
-                         onReady: @escaping @Sendable (_ port: Int) -> Void = { _ in })
+    func makeApplication(store: any ChatStore, cluster: (any ChatClusterLink)? = nil, verifier: TokenVerifier? = nil,
+                         tokenKeys: JWKSRefresher? = nil, onReady: @escaping @Sendable (_ port: Int) -> Void = { _ in })
         -> Application<RouterResponder<ChatRequestContext>>
     {
         let directory = RoomDirectory(store: store, config: config, logger: logger, clock: clock, cluster: cluster)
         let services = ChatServices(config: config, store: store, directory: directory, clock: clock, logger: logger,
-                                    connectionIDs: ConnectionIDs())
+                                    connectionIDs: ConnectionIDs(), access: ChatAccess(config: config, verifier: verifier))
         let webhooks = WebhookReceiver(secrets: ChatConfigLoader.secrets(of: config), directory: directory,
                                        maxBodyBytes: config.webhooks.maxBodyBytes, clock: clock, logger: logger)
         if config.webhooks.secrets.isEmpty {
@@ -75,7 +93,7 @@ public struct ChatServer: Sendable {
                                              configuration: .init(ws: webSocket))
             },
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "OnAir-chat"),
-            services: [directory, pruner] + ((cluster as? any Service).map { [$0] } ?? []),
+            services: [directory, pruner] + ((cluster as? any Service).map { [$0] } ?? []) + (tokenKeys.map { [$0 as any Service] } ?? []),
             onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },
             logger: logger)
     }

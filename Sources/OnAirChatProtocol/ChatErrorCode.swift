@@ -10,6 +10,13 @@ public enum ChatErrorCode: String, Sendable, Codable {
     case alreadyJoined = "already_joined"
     /// `join` without the configured token, or with a wrong one (the socket then closes).
     case unauthorized
+    /// An access token (JWT) that was refused: expired, bad signature, unknown key id, `alg`
+    /// not allowed, wrong audience or issuer, malformed. The frame's `reason` names which
+    /// (`expired`, `bad_signature`, `unknown_kid`, `alg_not_allowed`, ...); the socket then closes.
+    case invalidToken = "invalid_token"
+    /// A valid access token that does not allow this: no `chat` grant (`reason`
+    /// `missing_grant`) or another room (`reason` `wrong_room`); the socket then closes.
+    case forbidden
     /// A display name that is empty, too long or has control characters.
     case badName = "bad_name"
     /// An empty message.

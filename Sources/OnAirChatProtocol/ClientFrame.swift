@@ -4,6 +4,7 @@ import Foundation
 /// an optional `ref` (any string, echoed in the answer so the client can match them).
 ///
 ///     {"type":"join","name":"ada","token":"...","after":41}
+///     {"type":"join","token":"<access token (JWT)>"}    (the name comes from the token)
 ///     {"type":"send","text":"hello","ref":"m1"}
 ///     {"type":"history","before":120,"limit":50}      (or "after": id)
 ///     {"type":"who"}                                 (member list)
@@ -11,7 +12,8 @@ import Foundation
 ///
 /// Unknown fields are ignored (older servers tolerate newer clients).
 public enum ClientFrame: Sendable, Equatable {
-    case join(name: String, token: String?, after: Int64?, ref: String?)
+    /// `name` may be left out when a `token` is given: an access token (JWT) names the member.
+    case join(name: String?, token: String?, after: Int64?, ref: String?)
     case send(text: String, ref: String?)
     case history(HistoryPage, ref: String?)
     case who(ref: String?)
@@ -56,9 +58,9 @@ public enum ClientFrame: Sendable, Equatable {
         let ref = fields.ref
         switch fields.type {
         case "join":
-            guard let name = fields.name else { throw Problem(code: .badName, message: "join needs a name", ref: ref) }
+            guard fields.name != nil || fields.token != nil else { throw Problem(code: .badName, message: "join needs a name", ref: ref) }
             if let after = fields.after, after < 0 { throw Problem(code: .badRequest, message: "after must be >= 0", ref: ref) }
-            return .join(name: name, token: fields.token, after: fields.after, ref: ref)
+            return .join(name: fields.name, token: fields.token, after: fields.after, ref: ref)
         case "send":
             guard let text = fields.text else { throw Problem(code: .emptyMessage, message: "send needs a text", ref: ref) }
             return .send(text: text, ref: ref)

@@ -3,6 +3,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import OnAirAuth
 import OnAirDTLS
 import OnAirHTTP
 import OnAirWire
@@ -22,6 +23,23 @@ public struct RelayServer: Sendable {
 
     /// Runs until SIGTERM/SIGINT. `onReady` gets the bound HTTP port and each media worker's UDP port.
     public func run(onReady: @escaping @Sendable (_ httpPort: Int, _ udpPorts: [Int]) -> Void = { _, _ in }) async throws {
+        // Access tokens (issue 28): the fixed keys now, a JWKS URL fetched once before the
+        // first request and then in the background (JWKSRefresher), never on a request's path.
+        var verifier: TokenVerifier? = nil
+        var refresher: JWKSRefresher? = nil
+        if config.auth.jwt.isEnabled {
+            let loaded = try await TokenVerifier.loading(config.auth.jwt)
+            if let url = config.auth.jwt.jwksURL {
+                let service = JWKSRefresher(url: url, keys: loaded.keys, refreshSeconds: config.auth.jwt.jwksRefreshSeconds,
+                                            logger: logger)
+                await service.fetchOnce()
+                refresher = service
+            }
+            verifier = loaded
+            let sources = [config.auth.jwt.secret.map { _ in "HS256 secret" }, config.auth.jwt.jwksFile, config.auth.jwt.jwksURL]
+            logger.info("access tokens (JWT) taken\(config.auth.jwt.required ? " and required" : ""): \(sources.compactMap { $0 }.joined(separator: ", "))")
+        }
+
         // Webhooks (issue 5): open the outbox first, so that streams a crash left live are
         // ended (relay_shutdown) before the engine can start new ones.
         let webhooks = try await WebhookService.open(config: config.webhooks, relayID: config.http.publicURL, logger: logger)
@@ -47,11 +65,12 @@ public struct RelayServer: Sendable {
             logger.info("TURN: credentials good for \(config.turn.ttlSeconds) s minted per request for \(config.turn.urls.joined(separator: ", "))")
         }
 
-        if config.publishToken(for: "any") == nil && config.rooms.isEmpty && !TransportAddress.isLoopback(host: config.http.host) {
-            logger.warning("publishing is open to anyone who can reach \(config.http.host): set auth.publish_token")
+        let jwtRequired = config.auth.jwt.isEnabled && config.auth.jwt.required
+        if config.publishToken(for: "any") == nil && config.rooms.isEmpty && !jwtRequired && !TransportAddress.isLoopback(host: config.http.host) {
+            logger.warning("publishing is open to anyone who can reach \(config.http.host): set auth.publish_token or auth.jwt (required: true)")
         }
 
-        let router = RelayRouter.build(workers: workers, config: config, logger: logger, webhooks: webhooks)
+        let router = RelayRouter.build(workers: workers, config: config, logger: logger, webhooks: webhooks, verifier: verifier)
         let udpPorts = workers.udpPorts
         let app = Application(
             router: router,
@@ -69,9 +88,11 @@ public struct RelayServer: Sendable {
             logger: logger
         )
         let media = MediaPlaneService(workers: workers, logger: logger)
+        // webhooks first: shut down last, after the media plane has ended every stream.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: webhooks), .init(service: media), .init(service: app)]
+        if let refresher { services.append(.init(service: refresher)) }
         let group = ServiceGroup(configuration: .init(
-            // webhooks first: shut down last, after the media plane has ended every stream.
-            services: [.init(service: webhooks), .init(service: media), .init(service: app)],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()

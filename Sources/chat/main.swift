@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
 import Logging
+import OnAirAuth
 import OnAirChat
+import OnAirTokenCommand
 
 @main
 struct ChatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chat",
         abstract: "OnAir chat sidecar: chat rooms over WebSocket, closed by the relay's stream.ended webhook.",
-        subcommands: [Serve.self, CheckConfig.self],
+        subcommands: [Serve.self, CheckConfig.self, TokenCommand<ChatJWTSettings>.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -75,9 +77,19 @@ struct CheckConfig: AsyncParsableCommand {
         var config = try options.load()
         if config.auth.joinToken != nil { config.auth.joinToken = "(set)" }
         if config.auth.botToken != nil { config.auth.botToken = "(set)" }
+        if config.auth.jwt.secret != nil { config.auth.jwt.secret = "(set)" }
         config.webhooks.secrets = config.webhooks.secrets.map { _ in "(set)" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(config), as: UTF8.self))
+    }
+}
+
+/// `chat token create`: the secret, audience and issuer of the chat's `auth.jwt` (config, then ONAIR_CHAT_JWT_*).
+enum ChatJWTSettings: JWTSettingsLoading {
+    static let serverName = "chat"
+    static let secretVariable = "ONAIR_CHAT_JWT_SECRET"
+    static func jwtSettings(configPath: String?) throws -> JWTSettings {
+        do { return try ChatConfigLoader.load(path: configPath).auth.jwt } catch { throw ValidationError("\(error)") }
     }
 }

@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
 import Logging
+import OnAirAuth
 import OnAirRelay
+import OnAirTokenCommand
 
 @main
 struct RelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay",
         abstract: "OnAir relay: WHIP ingest, WHEP fan-out, viewer page.",
-        subcommands: [Serve.self, CheckConfig.self],
+        subcommands: [Serve.self, CheckConfig.self, TokenCommand<RelayJWTSettings>.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -85,10 +87,20 @@ struct CheckConfig: AsyncParsableCommand {
         if redacted.auth.viewerToken != nil { redacted.auth.viewerToken = "(set)" }
         if redacted.auth.adminToken != nil { redacted.auth.adminToken = "(set)" }
         if redacted.turn.secret != nil { redacted.turn.secret = "(set)" }
+        if redacted.auth.jwt.secret != nil { redacted.auth.jwt.secret = "(set)" }
         for key in redacted.rooms.keys {
             if redacted.rooms[key]?.publishToken != nil { redacted.rooms[key]?.publishToken = "(set)" }
             if redacted.rooms[key]?.viewerToken != nil { redacted.rooms[key]?.viewerToken = "(set)" }
         }
         print(String(decoding: try encoder.encode(redacted), as: UTF8.self))
+    }
+}
+
+/// `relay token create`: the secret, audience and issuer of the relay's `auth.jwt` (config, then ONAIR_JWT_*).
+enum RelayJWTSettings: JWTSettingsLoading {
+    static let serverName = "relay"
+    static let secretVariable = "ONAIR_JWT_SECRET"
+    static func jwtSettings(configPath: String?) throws -> JWTSettings {
+        do { return try RelayConfigLoader.load(path: configPath).auth.jwt } catch { throw ValidationError("\(error)") }
     }
 }

@@ -17,6 +17,8 @@ struct ClientFrameTests {
         #expect(try parse(#"{"type":"join","name":"ada","token":"t","after":41,"ref":"j"}"#)
                 == .join(name: "ada", token: "t", after: 41, ref: "j"))
         #expect(try parse(#"{"type":"join","name":"ada"}"#) == .join(name: "ada", token: nil, after: nil, ref: nil))
+        // An access token names the member: the name may be left out.
+        #expect(try parse(#"{"type":"join","token":"a.b.c"}"#) == .join(name: nil, token: "a.b.c", after: nil, ref: nil))
         #expect(try parse(#"{"type":"send","text":"hi","ref":"m1","extra":{"ignored":true}}"#) == .send(text: "hi", ref: "m1"))
         #expect(try parse(#"{"type":"who"}"#) == .who(ref: nil))
         #expect(try parse(#"{"type":"ping","ref":"p"}"#) == .ping(ref: "p"))

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOPosix
+import OnAirAuth
 import OnAirDTLS
 import Testing
 @testable import OnAirRelay
@@ -17,13 +18,16 @@ final class TestRelay: Sendable {
     let workers: MediaWorkers
     let certificate: DTLSCertificate
     let logger: Logger
+    /// The access-token verifier when the config's `auth.jwt` sets a key.
+    let verifier: TokenVerifier?
 
     /// The first worker's engine (every room lives there with `media.workers: 1`, the default here).
     var engine: RelayEngine { workers.engines[0] }
     var udpPort: Int { workers.udpPorts[0] }
     var tcpPort: Int { workers.tcpPorts[0] }
 
-    private init(config: RelayConfig, workers: MediaWorkers, certificate: DTLSCertificate, logger: Logger) {
+    private init(config: RelayConfig, workers: MediaWorkers, certificate: DTLSCertificate, logger: Logger, verifier: TokenVerifier?) {
+        self.verifier = verifier
         self.config = config
         self.workers = workers
         self.certificate = certificate
@@ -46,7 +50,8 @@ final class TestRelay: Sendable {
         let hls = try await HLSService.start(settings: config.hls, logger: logger, loop: shared?.next())
         let workers = try MediaWorkers(config: config, certificate: certificate, hls: hls, logger: logger, group: shared)
         try await workers.start(lifecycleObserver: nil)
-        return TestRelay(config: config, workers: workers, certificate: certificate, logger: logger)
+        let verifier = config.auth.jwt.isEnabled ? try await TokenVerifier.loading(config.auth.jwt) : nil
+        return TestRelay(config: config, workers: workers, certificate: certificate, logger: logger, verifier: verifier)
     }
 
     func stop() async {
@@ -56,7 +61,7 @@ final class TestRelay: Sendable {
     }
 
     func application(port: Int = 0) -> some ApplicationProtocol {
-        Application(router: RelayRouter.build(workers: workers, config: config, logger: logger),
+        Application(router: RelayRouter.build(workers: workers, config: config, logger: logger, verifier: verifier),
                     configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "OnAir"),
                     logger: logger)
     }

@@ -22,7 +22,8 @@ struct WebhooksAdminAPITests {
             let store = try await stores.open(RetrySchedule(delays: [0], jitter: 0))
             let running = WebhookFixtures.dispatcher(store)
             let router = Router()
-            WebhookAdminController(store: store, dispatcher: running.0, config: config, logger: WebhookFixtures.quietLogger)
+            WebhookAdminController(store: store, dispatcher: running.0, config: config, access: RelayAccess(config: config, verifier: nil),
+                                   logger: WebhookFixtures.quietLogger)
                 .register(on: router)
             try await Application(router: router).test(.router) { client in try await body(store, client) }
             await WebhookFixtures.stop(running)

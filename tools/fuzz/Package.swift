@@ -30,5 +30,6 @@ let package = Package(
         fuzzTarget("webhook"),
         fuzzTarget("tcpframing"),
         fuzzTarget("turn"),
+        fuzzTarget("token"),
     ]
 )

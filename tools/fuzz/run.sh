@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 FUZZ_DIR=$PWD
-ALL_TARGETS=(stun rtp rtcp sdp dtls srtp h264 chat webhook tcpframing turn)
+ALL_TARGETS=(stun rtp rtcp sdp dtls srtp h264 chat webhook tcpframing turn token)
 
 seconds=${FUZZ_SECONDS:-600}
 jobs=1

@@ -62,11 +62,13 @@ final class PostgresClusterLink: ChatClusterLink, Service, CustomStringConvertib
         let logger = database.logger
         return try await database.withConnection { connection in
             let rows = try await connection.query("""
-                SELECT p.member, p.name FROM chat_presence p JOIN chat_node n ON n.id = p.node
+                SELECT p.member, p.name, p.user_id FROM chat_presence p JOIN chat_node n ON n.id = p.node
                 WHERE p.room = \(room) AND p.node <> \(nodeID) AND n.expires_at >= now()
                 """, logger: logger)
             var members: [ServerFrame.Member] = []
-            for try await (id, name) in rows.decode((String, String).self) { members.append(.init(id: id, name: name)) }
+            for try await (id, name, user) in rows.decode((String, String, String?).self) {
+                members.append(.init(id: id, name: name, user: user))
+            }
             return members
         }
     }
@@ -114,9 +116,10 @@ final class PostgresClusterLink: ChatClusterLink, Service, CustomStringConvertib
         try await database.transaction { connection in
             if !joined.isEmpty {
                 try await connection.query("""
-                    INSERT INTO chat_presence (node, room, member, name)
-                    SELECT \(nodeID), r, m, n FROM unnest(\(joined.keys.map(\.room))::text[], \(joined.keys.map(\.member))::text[],
-                                                        \(joined.values.map(\.member.name))::text[]) AS t(r, m, n)
+                    INSERT INTO chat_presence (node, room, member, name, user_id)
+                    SELECT \(nodeID), r, m, n, NULLIF(u, '') FROM unnest(\(joined.keys.map(\.room))::text[], \(joined.keys.map(\.member))::text[],
+                                                        \(joined.values.map(\.member.name))::text[],
+                                                        \(joined.values.map { $0.member.user ?? "" })::text[]) AS t(r, m, n, u)
                     ON CONFLICT DO NOTHING
                     """, logger: logger)
             }

@@ -1,3 +1,4 @@
+import OnAirAuth
 import OnAirDecoding
 /// Everything the chat sidecar can be told, with loopback defaults so that it runs with no
 /// config file at all (127.0.0.1:8081, `chat.sqlite` in the working directory). Loaded from
@@ -69,6 +70,9 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         public var joinToken: String? = nil
         /// Bearer token for `POST /rooms/{id}/messages` (bots); nil = bot posting is off.
         public var botToken: String? = nil
+        /// Access tokens (JWT) with the `chat` grant: the join frame's `token` and REST's
+        /// `Authorization: Bearer`; the member is the token's `sub` and `name` (issue 28).
+        public var jwt = JWTSettings()
 
         public init() {}
 
@@ -76,9 +80,10 @@ public struct ChatConfig: Codable, Sendable, Equatable {
             let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
             joinToken = try c.value(.joinToken, default: joinToken)
             botToken = try c.value(.botToken, default: botToken)
+            jwt = try c.value(.jwt, default: jwt)
         }
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case joinToken = "join_token", botToken = "bot_token" }
+        enum CodingKeys: String, CodingKey, CaseIterable { case joinToken = "join_token", botToken = "bot_token", jwt }
     }
 
     public struct Webhooks: Codable, Sendable, Equatable {

@@ -70,6 +70,8 @@ public enum ChatConfigLoader {
         if let v = list("ONAIR_CHAT_WEBHOOK_SECRET") { config.webhooks.secrets = v }
         if let v = env["ONAIR_CHAT_JOIN_TOKEN"] { config.auth.joinToken = v.isEmpty ? nil : v }
         if let v = env["ONAIR_CHAT_BOT_TOKEN"] { config.auth.botToken = v.isEmpty ? nil : v }
+        // ONAIR_CHAT_JWT_SECRET, _REQUIRED, _JWKS_FILE, _JWKS_URL, _AUDIENCE, _ISSUER.
+        do { try config.auth.jwt.apply(environment: env, prefix: "ONAIR_CHAT_JWT_") } catch { throw Problem(description: error.description) }
         if let v = try double("ONAIR_CHAT_MESSAGES_PER_SECOND") { config.limits.messagesPerSecond = v }
         if let v = try double("ONAIR_CHAT_MESSAGE_BURST") { config.limits.messageBurst = v }
         if let v = try double("ONAIR_CHAT_FRAMES_PER_SECOND") { config.limits.framesPerSecond = v }
@@ -77,6 +79,7 @@ public enum ChatConfigLoader {
     }
 
     static func validate(_ config: ChatConfig) throws(Problem) {
+        if let problem = config.auth.jwt.problems(prefix: "auth.jwt").first { throw Problem(description: problem) }
         guard (0...65535).contains(config.http.port) else {
             throw Problem(description: "http.port \(config.http.port) is not a port (0-65535)")
         }

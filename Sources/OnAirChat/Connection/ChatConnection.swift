@@ -4,7 +4,8 @@ import NIOCore
 import OnAirChatProtocol
 
 /// One client's WebSocket on `/rooms/{id}/ws`: reads its frames, enforces the limits (frame
-/// and message token buckets, text rules, the join token) and hands the rest to the room.
+/// and message token buckets, text rules, the join token or access token) and hands the rest
+/// to the room. With an access token (JWT) the member's id and name are the token's.
 /// Answers that concern only this client (errors, history, pong) are written here; everything
 /// ordered with the room's messages is written by the room's worker.
 struct ChatConnection {
@@ -86,29 +87,42 @@ struct ChatConnection {
         return true
     }
 
-    private mutating func join(name: String, token: String?, after: Int64?, ref: String?,
+    private mutating func join(name: String?, token: String?, after: Int64?, ref: String?,
                                outbound: WebSocketOutboundWriter) async throws -> Bool {
         guard room == nil else {
             reply(.error(code: .alreadyJoined, message: "this connection already joined room \(roomID)", ref: ref))
             return true
         }
-        if let expected = services.config.auth.joinToken {
-            guard let token, ChatBearerToken.matches(token, expected) else {
-                reply(.error(code: .unauthorized, message: token == nil ? "join needs a token" : "wrong token", ref: ref))
-                try await outbound.close(.policyViolation, reason: "unauthorized")
-                return false
-            }
+        let identity: ChatAccess.Identity
+        switch services.access.join(token: token, room: roomID) {
+        case .success(let found): identity = found
+        case .failure(let refusal):
+            reply(.error(code: refusal.code, message: refusal.message, ref: ref, reason: refusal.reason))
+            try await outbound.close(.policyViolation, reason: refusal.code.rawValue)
+            return false
+        }
+        // With a token: its name (else its sub), never the frame's.
+        var user: String? = nil
+        var claimedName = name
+        if case .token(let claims) = identity {
+            user = claims.subject
+            claimedName = claims.displayName
+        }
+        guard let claimedName else {
+            reply(.error(code: .badName, message: "join needs a name", ref: ref))
+            return true
         }
         let displayName: String
-        switch TextRules.displayName(name, maxChars: services.config.limits.maxNameChars) {
+        switch TextRules.displayName(claimedName, maxChars: services.config.limits.maxNameChars) {
         case .ok(let valid): displayName = valid
         case .refused(let code, let why):
-            reply(.error(code: code, message: why, ref: ref))
+            reply(.error(code: code, message: user == nil ? why : "the token's name: \(why)", ref: ref))
             return true
         }
         do {
             guard let room = try await services.directory.room(roomID, create: true) else { return false }
-            guard room.submit(.join(JoinRequest(outlet: outlet, name: displayName, after: after, ref: ref))) else { return false }
+            let request = JoinRequest(outlet: outlet, name: displayName, user: user, after: after, ref: ref)
+            guard room.submit(.join(request)) else { return false }
             self.room = room
         } catch {
             services.logger.error("room \(roomID) unavailable: \(error)")

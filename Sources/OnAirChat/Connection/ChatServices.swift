@@ -9,6 +9,8 @@ struct ChatServices: Sendable {
     let clock: WallClock
     let logger: Logger
     let connectionIDs: ConnectionIDs
+    /// Join, post and read rights (static tokens, access tokens).
+    let access: ChatAccess
 }
 
 /// Hands out connection (member) ids: 1, 2, 3, ... for the life of the process.

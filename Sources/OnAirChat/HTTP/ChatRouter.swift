@@ -18,11 +18,15 @@ enum ChatRouter {
         router.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
         }
-        router.get("/rooms/:room") { _, context in
-            try await rest.room(try ChatRoomID.validated(context.parameters.require("room")))
+        router.get("/rooms/:room") { request, context in
+            let room = try ChatRoomID.validated(context.parameters.require("room"))
+            try services.access.read(request, room: room)
+            return try await rest.room(room)
         }
         router.get("/rooms/:room/messages") { request, context in
-            try await rest.messages(try ChatRoomID.validated(context.parameters.require("room")), query: request.uri.queryParameters)
+            let room = try ChatRoomID.validated(context.parameters.require("room"))
+            try services.access.read(request, room: room)
+            return try await rest.messages(room, query: request.uri.queryParameters)
         }
         router.post("/rooms/:room/messages") { request, context in
             try await rest.post(try ChatRoomID.validated(context.parameters.require("room")), request: request)

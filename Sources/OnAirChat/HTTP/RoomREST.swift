@@ -85,10 +85,8 @@ struct RoomREST: Sendable {
     }
 
     func post(_ id: String, request: Request) async throws -> Response {
-        guard let token = services.config.auth.botToken else {
-            throw ChatHTTPError(.forbidden, "bot posting is off (set auth.bot_token or ONAIR_CHAT_BOT_TOKEN)")
-        }
-        try ChatBearerToken.require(token, in: request)
+        // Authenticated before the body is read; a JWT posts as its user, the bot token as the body's name.
+        let claims = try services.access.post(request, room: id)
         let maxBytes = services.config.limits.maxFrameBytes
         let bytes: ByteBuffer
         do {
@@ -104,7 +102,7 @@ struct RoomREST: Sendable {
                                 "\(error); the body must be {\"text\": \"...\", \"name\": \"bot name\"}")
         }
         let limits = services.config.limits
-        guard case .ok(let name) = TextRules.displayName(body.name ?? "bot", maxChars: limits.maxNameChars) else {
+        guard case .ok(let name) = TextRules.displayName(claims?.displayName ?? body.name ?? "bot", maxChars: limits.maxNameChars) else {
             throw ChatHTTPError(.badRequest, "name must be 1-\(limits.maxNameChars) characters without control characters")
         }
         let text: String
@@ -115,7 +113,8 @@ struct RoomREST: Sendable {
         guard let room = try await services.directory.room(id, create: true) else {
             throw ChatHTTPError(.serviceUnavailable, "shutting down")
         }
-        let draft = MessageDraft(room: id, kind: .bot, name: name, text: text, at: services.clock.milliseconds())
+        let draft = MessageDraft(room: id, kind: claims == nil ? .bot : .user, name: name, text: text, at: services.clock.milliseconds(),
+                                 userID: claims?.subject)
         let result: Result<ChatMessage, RoomRefusal>
         do { result = try await room.ask { .post(draft, $0) } } catch { throw ChatHTTPError(.serviceUnavailable, "shutting down") }
         switch result {

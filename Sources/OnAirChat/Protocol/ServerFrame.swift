@@ -23,7 +23,8 @@ public enum ServerFrame: Sendable, Encodable {
     case members(ref: String?, count: Int, members: [Member], truncated: Bool)
     case roomClosed(room: String, reason: String, messageID: Int64?)
     case roomOpened(room: String, messageID: Int64?)
-    case error(code: ChatErrorCode, message: String, ref: String?, retryAfterMS: Int? = nil)
+    /// `reason`: for `invalid_token` and `forbidden`, why in one word (`expired`, `wrong_room`, ...).
+    case error(code: ChatErrorCode, message: String, ref: String?, retryAfterMS: Int? = nil, reason: String? = nil)
     case pong(ref: String?)
 
     /// A connected person, as others see them.
@@ -31,6 +32,14 @@ public enum ServerFrame: Sendable, Encodable {
         /// Per-connection id (`c17`): two tabs of one person are two members.
         public var id: String
         public var name: String
+        /// The user id (`sub`) of a member who joined with an access token; nil in an open chat.
+        public var user: String?
+
+        public init(id: String, name: String, user: String? = nil) {
+            self.id = id
+            self.name = name
+            self.user = user
+        }
     }
 
     public struct Joined: Sendable {
@@ -88,9 +97,9 @@ public enum ServerFrame: Sendable, Encodable {
             try put("type", "room.closed"); try put("room", room); try put("reason", reason); try put("message_id", messageID)
         case .roomOpened(let room, let messageID):
             try put("type", "room.opened"); try put("room", room); try put("message_id", messageID)
-        case .error(let code, let message, let ref, let retryAfterMS):
+        case .error(let code, let message, let ref, let retryAfterMS, let reason):
             try put("type", "error"); try put("code", code.rawValue); try put("message", message); try put("ref", ref)
-            try put("retry_after_ms", retryAfterMS)
+            try put("retry_after_ms", retryAfterMS); try put("reason", reason)
         case .pong(let ref):
             try put("type", "pong"); try put("ref", ref)
         }
@@ -108,7 +117,7 @@ struct WireMessage: Encodable {
 
     init(_ message: ChatMessage) { self.message = message }
 
-    enum CodingKeys: String, CodingKey { case id, room, kind, name, text, at, ts, event, reason }
+    enum CodingKeys: String, CodingKey { case id, room, kind, name, user, text, at, ts, event, reason }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -116,6 +125,7 @@ struct WireMessage: Encodable {
         try c.encode(message.room, forKey: .room)
         try c.encode(message.kind.rawValue, forKey: .kind)
         try c.encode(message.name, forKey: .name)
+        try c.encodeIfPresent(message.userID, forKey: .user)
         try c.encode(message.text, forKey: .text)
         try c.encode(RFC3339.format(milliseconds: message.at), forKey: .at)
         try c.encode(message.at, forKey: .ts)

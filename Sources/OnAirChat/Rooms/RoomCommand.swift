@@ -30,6 +30,8 @@ enum RoomCommand: Sendable {
 struct JoinRequest: Sendable {
     var outlet: ChatOutlet
     var name: String
+    /// The user id (`sub`) of an access token; nil in an open chat.
+    var user: String? = nil
     var after: Int64?
     var ref: String?
 }

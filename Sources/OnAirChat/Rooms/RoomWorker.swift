@@ -88,7 +88,7 @@ struct RoomWorker {
             outlet.disconnect()
             return
         }
-        let info = ServerFrame.Member(id: cluster.map { "c\(outlet.id)-\($0.nodeID)" } ?? "c\(outlet.id)", name: request.name)
+        let info = ServerFrame.Member(id: cluster.map { "c\(outlet.id)-\($0.nodeID)" } ?? "c\(outlet.id)", name: request.name, user: request.user)
         members[outlet.id] = Member(info: info, outlet: outlet)
         presence.joined(info)
         cluster?.memberJoined(room: room.id, info)
@@ -184,7 +184,8 @@ struct RoomWorker {
             member.outlet.send(encoder.encode(.error(code: .roomClosed, message: closedMessage, ref: ref)))
             return
         }
-        let draft = MessageDraft(room: room.id, kind: .user, name: member.info.name, text: text, at: clock.milliseconds())
+        let draft = MessageDraft(room: room.id, kind: .user, name: member.info.name, text: text, at: clock.milliseconds(),
+                                 userID: member.info.user)
         do {
             let message = try await store.append(draft)
             // Others' earlier messages first, then the sender's ack, then its message, as on one node.

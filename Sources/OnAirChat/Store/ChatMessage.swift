@@ -21,9 +21,11 @@ public struct ChatMessage: Sendable, Equatable, Codable {
     public var event: String?
     /// System messages of `stream.ended`: the relay's end reason.
     public var reason: String?
+    /// The sender's user id (an access token's `sub`); nil in an open chat, for bots and the system.
+    public var userID: String?
 
     public init(room: String, id: Int64, kind: Kind, name: String, text: String, at: Int64,
-                event: String? = nil, reason: String? = nil) {
+                event: String? = nil, reason: String? = nil, userID: String? = nil) {
         self.room = room
         self.id = id
         self.kind = kind
@@ -32,6 +34,7 @@ public struct ChatMessage: Sendable, Equatable, Codable {
         self.at = at
         self.event = event
         self.reason = reason
+        self.userID = userID
     }
 }
 
@@ -44,9 +47,10 @@ public struct MessageDraft: Sendable, Equatable {
     public var at: Int64
     public var event: String?
     public var reason: String?
+    public var userID: String?
 
     public init(room: String, kind: ChatMessage.Kind, name: String, text: String, at: Int64,
-                event: String? = nil, reason: String? = nil) {
+                event: String? = nil, reason: String? = nil, userID: String? = nil) {
         self.room = room
         self.kind = kind
         self.name = name
@@ -54,9 +58,10 @@ public struct MessageDraft: Sendable, Equatable {
         self.at = at
         self.event = event
         self.reason = reason
+        self.userID = userID
     }
 
     func stored(id: Int64) -> ChatMessage {
-        ChatMessage(room: room, id: id, kind: kind, name: name, text: text, at: at, event: event, reason: reason)
+        ChatMessage(room: room, id: id, kind: kind, name: name, text: text, at: at, event: event, reason: reason, userID: userID)
     }
 }

@@ -38,6 +38,9 @@ enum ChatSchema {
                 CREATE INDEX webhook_delivery_received_at ON webhook_delivery(received_at);
                 """)
         }
+        migrator.registerMigration("v2: the sender's user id (access tokens, issue 28)") { db in
+            try db.execute(sql: "ALTER TABLE message ADD COLUMN user_id TEXT")
+        }
         return migrator
     }
 }
@@ -59,6 +62,7 @@ extension RoomRecord {
 extension ChatMessage {
     init(row: Row) {
         self.init(room: row["room"], id: row["id"], kind: Kind(rawValue: row["kind"]) ?? .user,
-                  name: row["name"], text: row["text"], at: row["at"], event: row["event"], reason: row["reason"])
+                  name: row["name"], text: row["text"], at: row["at"], event: row["event"], reason: row["reason"],
+                  userID: row["user_id"])
     }
 }

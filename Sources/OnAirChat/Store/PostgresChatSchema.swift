@@ -49,5 +49,9 @@ enum PostgresChatSchema {
                 PRIMARY KEY (room, node, member))
             """,
         ]),
+        SchemaMigration(version: 3, name: "user ids of token holders (issue 28)", statements: [
+            "ALTER TABLE chat_message ADD COLUMN user_id text",
+            "ALTER TABLE chat_presence ADD COLUMN user_id text",
+        ]),
     ])
 }

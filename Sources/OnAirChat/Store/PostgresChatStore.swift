@@ -18,7 +18,7 @@ public final class PostgresChatStore: ChatStore {
     }
 
     static let roomColumns = "id, state, last_message_id, generation, sequence, closed_reason, viewers, created_at, updated_at"
-    static let messageColumns = "room, id, kind, name, text, at, event, reason"
+    static let messageColumns = "room, id, kind, name, text, at, event, reason, user_id"
 
     public func room(_ id: String) async throws -> RoomRecord? {
         try await database.withConnection { try await Self.fetchRoom($0, id, logger: self.database.logger) }
@@ -49,9 +49,9 @@ public final class PostgresChatStore: ChatStore {
             WITH next AS (
                 UPDATE chat_room SET last_message_id = last_message_id + 1, updated_at = GREATEST(updated_at, \(draft.at))
                 WHERE id = \(draft.room) AND state = 'open' RETURNING last_message_id)
-            INSERT INTO chat_message (room, id, kind, name, text, at, event, reason)
+            INSERT INTO chat_message (room, id, kind, name, text, at, event, reason, user_id)
             SELECT \(draft.room), last_message_id, \(draft.kind.rawValue), \(draft.name), \(draft.text), \(draft.at),
-                   \(draft.event), \(draft.reason) FROM next
+                   \(draft.event), \(draft.reason), \(draft.userID) FROM next
             RETURNING id
             """, logger: logger)
         for try await id in rows.decode(Int64.self) { return id }
@@ -120,9 +120,9 @@ public final class PostgresChatStore: ChatStore {
                     """, logger: logger)
                 if let message {
                     try await connection.query("""
-                        INSERT INTO chat_message (room, id, kind, name, text, at, event, reason)
+                        INSERT INTO chat_message (room, id, kind, name, text, at, event, reason, user_id)
                         VALUES (\(message.room), \(message.id), \(message.kind.rawValue), \(message.name), \(message.text),
-                                \(message.at), \(message.event), \(message.reason))
+                                \(message.at), \(message.event), \(message.reason), \(message.userID))
                         """, logger: logger)
                 }
                 return .applied(room: room, message: message)
@@ -168,9 +168,9 @@ public final class PostgresChatStore: ChatStore {
 
     static func messages(_ rows: PostgresRowSequence) async throws -> [ChatMessage] {
         var messages: [ChatMessage] = []
-        for try await row in rows.decode((String, Int64, String, String, String, Int64, String?, String?).self) {
+        for try await row in rows.decode((String, Int64, String, String, String, Int64, String?, String?, String?).self) {
             messages.append(ChatMessage(room: row.0, id: row.1, kind: ChatMessage.Kind(rawValue: row.2) ?? .user, name: row.3,
-                                        text: row.4, at: row.5, event: row.6, reason: row.7))
+                                        text: row.4, at: row.5, event: row.6, reason: row.7, userID: row.8))
         }
         return messages
     }

@@ -41,7 +41,7 @@ public final class SQLiteChatStore: ChatStore {
     public func page(room: String, _ page: HistoryPage) async throws -> MessagePage {
         let limit = max(0, page.limit)
         return try await writer.read { db in
-            let columns = "room, id, kind, name, text, at, event, reason"
+            let columns = "room, id, kind, name, text, at, event, reason, user_id"
             let rows: [Row]
             switch page {
             case .latest:
@@ -109,9 +109,9 @@ public final class SQLiteChatStore: ChatStore {
     private static func insert(_ db: Database, _ draft: MessageDraft, into room: inout RoomRecord) throws -> ChatMessage {
         let message = draft.stored(id: room.lastMessageID + 1)
         try db.execute(sql: """
-            INSERT INTO message (room, id, kind, name, text, at, event, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO message (room, id, kind, name, text, at, event, reason, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [message.room, message.id, message.kind.rawValue, message.name, message.text, message.at,
-                             message.event, message.reason])
+                             message.event, message.reason, message.userID])
         try db.execute(sql: "UPDATE room SET last_message_id = ?, updated_at = ? WHERE id = ?",
                        arguments: [message.id, max(room.updatedAt, message.at), room.id])
         room.lastMessageID = message.id

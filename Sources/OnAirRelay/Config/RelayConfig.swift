@@ -1,3 +1,4 @@
+import OnAirAuth
 import OnAirForwarding
 import OnAirDecoding
 import OnAirWebRTC
@@ -123,6 +124,9 @@ public struct RelayConfig: Codable, Sendable, Equatable {
         public var viewerToken: String? = nil
         /// Admin token for the management API (kick, webhooks).
         public var adminToken: String? = nil
+        /// Access tokens (JWT) signed by the app's backend (issue 28): taken wherever a static
+        /// token is; with `required`, the only tokens taken (Sources/OnAirAuth).
+        public var jwt = JWTSettings()
 
         public init() {}
 
@@ -131,10 +135,11 @@ public struct RelayConfig: Codable, Sendable, Equatable {
             publishToken = try c.value(.publishToken, default: publishToken)
             viewerToken = try c.value(.viewerToken, default: viewerToken)
             adminToken = try c.value(.adminToken, default: adminToken)
+            jwt = try c.value(.jwt, default: jwt)
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case publishToken = "publish_token", viewerToken = "viewer_token", adminToken = "admin_token"
+            case publishToken = "publish_token", viewerToken = "viewer_token", adminToken = "admin_token", jwt
         }
     }
 

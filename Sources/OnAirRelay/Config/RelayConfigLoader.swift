@@ -68,6 +68,8 @@ public enum RelayConfigLoader {
         if let v = env["ONAIR_PUBLISH_TOKEN"] { config.auth.publishToken = v }
         if let v = env["ONAIR_VIEWER_TOKEN"] { config.auth.viewerToken = v }
         if let v = env["ONAIR_ADMIN_TOKEN"] { config.auth.adminToken = v }
+        // ONAIR_JWT_SECRET, ONAIR_JWT_REQUIRED, ONAIR_JWT_JWKS_FILE, ONAIR_JWT_JWKS_URL, ONAIR_JWT_AUDIENCE, ONAIR_JWT_ISSUER.
+        do { try config.auth.jwt.apply(environment: env, prefix: "ONAIR_JWT_") } catch { throw Problem(description: error.description) }
         if let v = list("ONAIR_ICE_SERVERS") { config.iceServers = v.map { RelayConfig.ICEServer(url: $0) } }
         if let v = try int("ONAIR_MAX_SESSIONS") { config.limits.maxSessions = v }
         if let v = try double("ONAIR_MAX_MEDIA_LOAD") { config.limits.maxMediaLoad = v }
@@ -181,6 +183,7 @@ public enum RelayConfigLoader {
                               + "it names this relay to the others (room directory, GET /api/streams)")
         }
         if let problem = config.hls.problems().first { throw Problem(description: problem) }
+        if let problem = config.auth.jwt.problems(prefix: "auth.jwt").first { throw Problem(description: problem) }
         if let problem = config.turn.problems().first { throw Problem(description: problem) }
         for server in config.iceServers {
             // RFC 7064 §3.1 / RFC 7065 §3.1: scheme ":" host [":" port] [query].

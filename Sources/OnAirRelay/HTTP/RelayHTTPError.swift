@@ -23,10 +23,4 @@ public struct RelayHTTPError: Error, HTTPResponseError, CustomStringConvertible 
     }
 
     public var description: String { "\(status.code) \(reason)" }
-
-    static func unauthorized(_ reason: String) -> RelayHTTPError {
-        // RFC 6750 §3: the challenge names the scheme and, for a bad token, the error code.
-        RelayHTTPError(.unauthorized, reason,
-                       headers: [.wwwAuthenticate: "Bearer realm=\"onair\", error=\"invalid_token\""])
-    }
 }

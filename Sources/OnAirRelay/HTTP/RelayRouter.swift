@@ -3,24 +3,27 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import OnAirAuth
 import OnAirHTTP
 
 /// All HTTP routes of the relay.
 enum RelayRouter {
+    /// `verifier`: the access-token verifier when `auth.jwt` sets a key (``RelayAccess``).
     static func build(workers: MediaWorkers, config: RelayConfig, logger: Logger,
-                      webhooks: WebhookService? = nil) -> Router<BasicRequestContext> {
+                      webhooks: WebhookService? = nil, verifier: TokenVerifier? = nil) -> Router<BasicRequestContext> {
+        let access = RelayAccess(config: config, verifier: verifier)
         // RFC 9110 §9.3.2: every GET route answers HEAD too (GET's header fields, no content).
         let router = Router(options: .autoGenerateHeadEndpoints)
         let links = ICEServerLinks(config: config)
         router.add(middleware: CORSPolicyMiddleware(policy: corsPolicy(config)))
         APIDocument(bundle: .module).register(on: router)
-        SignallingController(workers: workers, config: config, iceServers: links, logger: logger,
+        SignallingController(workers: workers, config: config, access: access, iceServers: links, logger: logger,
                              directory: webhooks?.roomDirectory).register(on: router)
         // LL-HLS is answered ahead of the router, in the HTTP pipeline (HLSFastPathHandler).
         // Webhooks (issue 5): kick, subscriptions, delivery log, events.
-        StreamAdminController(workers: workers, config: config, logger: logger).register(on: router)
+        StreamAdminController(workers: workers, config: config, access: access, logger: logger).register(on: router)
         if let webhooks {
-            WebhookAdminController(store: webhooks.store, dispatcher: webhooks.dispatcher, config: config, logger: logger)
+            WebhookAdminController(store: webhooks.store, dispatcher: webhooks.dispatcher, config: config, access: access, logger: logger)
                 .register(on: router)
         }
 

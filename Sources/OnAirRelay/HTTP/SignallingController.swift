@@ -15,6 +15,8 @@ import OnAirForwarding
 struct SignallingController: Sendable {
     let workers: MediaWorkers
     let config: RelayConfig
+    /// Who may publish, view and touch a session (static tokens, JWTs).
+    let access: RelayAccess
     /// `Link: rel="ice-server"` on every 201 (RFC 9725 §4.6), TURN credentials minted per request.
     let iceServers: ICEServerLinks
     let logger: Logger
@@ -51,7 +53,7 @@ struct SignallingController: Sendable {
     private func setLayerCap(request: Request, context: BasicRequestContext) async throws -> Response {
         let room = try RoomID.validated(context.parameters.require("room"))
         let session = try context.parameters.require("session")
-        try BearerAuth.require(token(for: .viewer, room: room), in: request, what: "this session")
+        try access.require(.view(room: room), request)
         try requireContentType("application/json", request)
         let body = try await collectBody(request)
         let cap: LayerCapRequest
@@ -74,13 +76,13 @@ struct SignallingController: Sendable {
         return Response(status: .noContent)
     }
 
-    private func token(for kind: SessionKind, room: String) -> String? {
-        kind == .publisher ? config.publishToken(for: room) : config.viewerToken(for: room)
+    private func right(_ kind: SessionKind, room: String) -> RelayAccess.Right {
+        kind == .publisher ? .publish(room: room) : .view(room: room)
     }
 
     private func create(kind: SessionKind, request: Request, context: BasicRequestContext) async throws -> Response {
         let room = try RoomID.validated(context.parameters.require("room"))
-        try BearerAuth.require(token(for: kind, room: room), in: request, what: kind == .publisher ? "publishing to room \(room)" : "viewing room \(room)")
+        try access.require(right(kind, room: room), request)
         try requireContentType("application/sdp", request)
         let body = try await collectBody(request)
         let offer = String(decoding: body.readableBytesView, as: UTF8.self)
@@ -128,7 +130,7 @@ struct SignallingController: Sendable {
     private func patch(kind: SessionKind, request: Request, context: BasicRequestContext) async throws -> Response {
         let room = try RoomID.validated(context.parameters.require("room"))
         let session = try context.parameters.require("session")
-        try BearerAuth.require(token(for: kind, room: room), in: request, what: "this session")
+        try access.require(right(kind, room: room), request)
         try requireContentType("application/trickle-ice-sdpfrag", request)
         let body = try await collectBody(request)
         let fragment = String(decoding: body.readableBytesView, as: UTF8.self)
@@ -154,7 +156,7 @@ struct SignallingController: Sendable {
     private func delete(kind: SessionKind, request: Request, context: BasicRequestContext) async throws -> Response {
         let room = try RoomID.validated(context.parameters.require("room"))
         let session = try context.parameters.require("session")
-        try BearerAuth.require(token(for: kind, room: room), in: request, what: "this session")
+        try access.require(right(kind, room: room), request)
         do {
             try await workers.engine(session: session, room: room).perform { try $0.deleteSession(id: session, room: room, kind: kind) }
         } catch let error as EngineError {

@@ -10,11 +10,13 @@ import NIOCore
 struct StreamAdminController: Sendable {
     let workers: MediaWorkers
     let config: RelayConfig
+    /// The admin API takes `auth.admin_token` or a JWT with the `admin` grant.
+    let access: RelayAccess
     let logger: Logger
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/api/streams/:room/kick") { request, context -> Response in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             let room = try RoomID.validated(context.parameters.require("room"))
             let kicked = try await workers.engine(room: room).perform { $0.kick(room: room) }
             guard kicked else { throw RelayHTTPError(.notFound, "room \(room) has no live stream") }

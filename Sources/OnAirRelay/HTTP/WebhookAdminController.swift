@@ -21,21 +21,23 @@ struct WebhookAdminController: Sendable {
     let store: any WebhookOutboxStore
     let dispatcher: WebhookDispatcher
     let config: RelayConfig
+    /// The admin API takes `auth.admin_token` or a JWT with the `admin` grant.
+    let access: RelayAccess
     let logger: Logger
     static let maxBodyBytes = 16 * 1024
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/api/webhooks") { request, _ in try await create(request) }
         router.get("/api/webhooks") { request, _ in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             return try json(WebhookAPI.SubscriptionList(webhooks: try await store.subscriptions().map { .init($0) }))
         }
         router.get("/api/webhooks/:id") { request, context in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             return try json(WebhookAPI.Subscription(try await existing(context)))
         }
         router.delete("/api/webhooks/:id") { request, context in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             let subscription = try await existing(context)
             guard subscription.source == "api" else {
                 throw RelayHTTPError(.conflict, "\(subscription.id) comes from the config file: remove it there")
@@ -46,7 +48,7 @@ struct WebhookAdminController: Sendable {
             return Response(status: .noContent)
         }
         router.post("/api/webhooks/:id/rotate-secret") { request, context in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             let subscription = try await existing(context)
             guard subscription.source == "api" else {
                 throw RelayHTTPError(.conflict, "\(subscription.id) comes from the config file: rotate with previous_secret there")
@@ -57,7 +59,7 @@ struct WebhookAdminController: Sendable {
             return try json(WebhookAPI.Subscription(rotated, showingSecret: true))
         }
         router.post("/api/webhooks/:id/enable") { request, context in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             let subscription = try await existing(context)
             guard let enabled = try await store.enableSubscription(id: subscription.id) else {
                 throw RelayHTTPError(.notFound, "no webhook subscription \(subscription.id)")
@@ -66,7 +68,7 @@ struct WebhookAdminController: Sendable {
             return try json(WebhookAPI.Subscription(enabled))
         }
         router.get("/api/webhooks/:id/deliveries") { request, context in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             let subscription = try await existing(context)
             let limit = try Self.integer(request, "limit", default: 50, in: 1...500)
             let before = try Self.integer(request, "before", default: Int64.max, in: 1...Int64.max)
@@ -78,7 +80,7 @@ struct WebhookAdminController: Sendable {
             return try json(WebhookAPI.DeliveryList(deliveries: page, nextBefore: page.count == Int(limit) ? page.last?.id : nil))
         }
         router.post("/api/webhooks/:id/deliveries/:delivery/redeliver") { request, context in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             let subscription = try await existing(context)
             guard subscription.enabled else {
                 throw RelayHTTPError(.conflict, "\(subscription.id) is disabled (\(subscription.disabledReason ?? "")): enable it first")
@@ -92,7 +94,7 @@ struct WebhookAdminController: Sendable {
             return try json(queued, status: .accepted)
         }
         router.get("/api/events") { request, _ in
-            try AdminAuth.require(config, request)
+            try access.require(.admin, request)
             let after = try Self.integer(request, "after", default: 0, in: 0...Int64.max)
             let limit = try Self.integer(request, "limit", default: 100, in: 1...1000)
             let events = try await store.events(after: after, limit: Int(limit)).map { event in
@@ -104,7 +106,7 @@ struct WebhookAdminController: Sendable {
     }
 
     private func create(_ request: Request) async throws -> Response {
-        try AdminAuth.require(config, request)
+        try access.require(.admin, request)
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.maxBodyBytes)

@@ -22,9 +22,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         return 0
     }
     switch frame {
-    case .join(let name, _, let after, _):
+    case .join(let name, let token, let after, _):
         fuzzCheck(after.map { $0 >= 0 } ?? true, "a join resumed after a negative id")
-        checkRule(TextRules.displayName(name, maxChars: 40), maxChars: 40) { TextRules.displayName($0, maxChars: 40) }
+        // A join names someone, or carries an access token that does.
+        fuzzCheck(name != nil || token != nil, "a join with neither a name nor a token")
+        if let name {
+            checkRule(TextRules.displayName(name, maxChars: 40), maxChars: 40) { TextRules.displayName($0, maxChars: 40) }
+        }
     case .send(let text, _):
         checkRule(TextRules.message(text, maxChars: 500), maxChars: 500) { TextRules.message($0, maxChars: 500) }
     case .history(let page, _):
