@@ -180,7 +180,8 @@ def _lab_cases() -> list[Case]:
     # Only the layer states are targets here; switching viewers between layers is the relay's
     # next step (figures printed).
     Case("uplink-1mbit-simulcast", "publisher uplink tbf 1 Mbit/s, broadcast --simulcast", uplink_kbit=1000,
-         simulcast=True, mostly_on=("h", "q"), mostly_off=("f",), min_fps=None, max_freeze_ms=None),
+         simulcast=True, mostly_on=("h", "q"), mostly_off=("f",), min_fps=None, max_freeze_ms=None,
+         settle=10, measure=30),  # h comes on over the first seconds: judged over 30 s (47 % over 15)
     # The viewer side: broadcast --simulcast (f 1280x720 ~2.5 Mbit/s, h 640x360 ~600k, q
     # 320x180 ~150k) on a clean uplink; the relay picks each viewer's layer from its estimate.
     # 1 Mbit/s carries h, not f: 360 lines from 4 s in; the limit lifted, 720 lines again.
