@@ -84,20 +84,14 @@ public final class SharedDatabase: Sendable {
             || error is PostgresTransactionError || error is CancellationError || "\(type(of: error))" == "ConnectionPoolError"
     }
 
-    /// `body`, or ``SharedDatabaseError/Kind/timedOut`` once `deadline` has passed.
+    /// `body`, or ``SharedDatabaseError/Kind/timedOut`` once `deadline` has passed (whether or
+    /// not `body` honours its cancellation: ``Deadline``).
     func withDeadline<Result: Sendable>(_ deadline: Duration, _ body: @escaping @Sendable () async throws -> Result) async throws
         -> Result
     {
-        let url = self.url
-        return try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: deadline)
-                throw SharedDatabaseError(.timedOut, "PostgreSQL at \(url.socketPath ?? "\(url.host):\(url.port)") did not answer "
-                                              + "within \(deadline): is it running and reachable?")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
+        let place = url.socketPath ?? "\(url.host):\(url.port)"
+        return try await Deadline.run(deadline, timeout: {
+            SharedDatabaseError(.timedOut, "PostgreSQL at \(place) did not answer within \(deadline): is it running and reachable?")
+        }, body)
     }
 }
