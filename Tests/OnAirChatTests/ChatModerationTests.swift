@@ -201,9 +201,11 @@ struct ChatModerationTests {
         try await ChatStoreFactory.with(kind) { stores in
             let mod = try await Self.token("mod", moderate: true)
             try await Self.live(stores) { _, http in
-                #expect(try await Self.rest(http, mod, #"{"type":"ban","user":"bob"}"#).status == .ok)
-                #expect(try await Self.rest(http, mod, #"{"type":"mute","user":"ada","seconds":600}"#).status == .ok)
-                #expect(try await Self.rest(http, mod, #"{"type":"slow_mode","seconds":5}"#).status == .ok)
+                for action in [#"{"type":"ban","user":"bob"}"#, #"{"type":"mute","user":"ada","seconds":600}"#,
+                               #"{"type":"slow_mode","seconds":5}"#] {
+                    let response = try await Self.rest(http, mod, action)
+                    #expect(response.status == .ok, "\(action)")
+                }
             }
             try await Self.live(stores) { port, _ in
                 let (bob, refused) = try await Self.join(port, token: try await Self.token("bob"))
