@@ -92,13 +92,14 @@ struct ChatAccess: Sendable {
     }
 
     /// `POST /rooms/{id}/moderation`: a JWT granting `moderate` in the room (its claims back).
+    /// No credentials is 401 (RFC 6750 §3) before anything else, even when `auth.jwt` is off.
     func moderate(_ request: Request, room: String) throws -> AccessClaims {
-        guard let verifier else {
-            throw ChatHTTPError(.forbidden, "moderation needs access tokens (set auth.jwt)")
-        }
         guard let header = request.headers[.authorization] else {
             throw ChatHTTPError(.unauthorized, "needs Authorization: Bearer <access token with the moderate grant>",
                                 headers: [.wwwAuthenticate: BearerCredential.challenge(realm: Self.realm)])
+        }
+        guard let verifier else {
+            throw ChatHTTPError(.forbidden, "moderation needs access tokens (set auth.jwt)")
         }
         guard let token = BearerCredential.token(fromAuthorization: header), TokenVerifier.looksLikeJWT(token) else {
             throw Self.invalidToken("moderation needs an access token (JWT) as Bearer")
