@@ -29,6 +29,20 @@ public enum ChatErrorCode: String, Sendable, Codable {
     case roomClosed = "room_closed"
     /// Binary WebSocket frames are not part of the protocol.
     case binaryUnsupported = "binary_unsupported"
+    /// A moderation frame from a member whose token does not grant `moderate` in the room
+    /// (the connection stays open).
+    case notModerator = "not_moderator"
+    /// A moderator's `delete` named a message the room does not have.
+    case notFound = "not_found"
+    /// A moderator muted this user: posts are refused until `retry_after_ms` has passed.
+    case muted
+    /// The room is in slow mode: this user may post again after `retry_after_ms`.
+    case slowMode = "slow_mode"
+    /// This user is banned from the room: the join is refused and the socket closes (also
+    /// sent to the user's open connections when the ban comes).
+    case banned
+    /// A moderator removed this user from the room: the socket closes; joining again is allowed.
+    case kicked
     /// The store failed; the message was not sent.
     case internalError = "internal_error"
 }

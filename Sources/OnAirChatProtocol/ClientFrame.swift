@@ -9,6 +9,7 @@ import Foundation
 ///     {"type":"history","before":120,"limit":50}      (or "after": id)
 ///     {"type":"who"}                                 (member list)
 ///     {"type":"ping"}
+///     {"type":"ban","user":"bob"}                    (moderators: ``ModerationAction``)
 ///
 /// Unknown fields are ignored (older servers tolerate newer clients).
 public enum ClientFrame: Sendable, Equatable {
@@ -18,6 +19,8 @@ public enum ClientFrame: Sendable, Equatable {
     case history(HistoryPage, ref: String?)
     case who(ref: String?)
     case ping(ref: String?)
+    /// A moderator's action; who may is the server's business (the `moderate` grant).
+    case moderate(ModerationAction, ref: String?)
 
     /// Why a frame could not be read, with the `ref` when one was found.
     public struct Problem: Error, Equatable {
@@ -29,6 +32,12 @@ public enum ClientFrame: Sendable, Equatable {
             self.code = code
             self.message = message
             self.ref = ref
+        }
+
+        /// A problem before its `ref` is attached.
+        public struct Detail: Error, Equatable {
+            public var code: ChatErrorCode
+            public var message: String
         }
     }
 
@@ -42,6 +51,9 @@ public enum ClientFrame: Sendable, Equatable {
         var before: Int64?
         var limit: Int?
         var text: String?
+        var id: Int64?
+        var user: String?
+        var seconds: Int?
     }
 
     /// Parses one text frame. `maxPage` caps `history` limits.
@@ -77,7 +89,15 @@ public enum ClientFrame: Sendable, Equatable {
         case "ping": return .ping(ref: ref)
         case nil: throw Problem(code: .badRequest, message: "a frame needs a type", ref: ref)
         case .some(let other):
-            throw Problem(code: .badRequest, message: "unknown type '\(other.prefix(40))' (join, send, history, who, ping)", ref: ref)
+            let action: ModerationAction?
+            do {
+                action = try ModerationAction.parse(type: other, id: fields.id, user: fields.user, seconds: fields.seconds)
+            } catch {
+                throw Problem(code: error.code, message: error.message, ref: ref)
+            }
+            if let action { return .moderate(action, ref: ref) }
+            throw Problem(code: .badRequest, message: "unknown type '\(other.prefix(40))' (join, send, history, who, ping, "
+                              + ModerationAction.types.joined(separator: ", ") + ")", ref: ref)
         }
     }
 }

@@ -61,7 +61,8 @@ def launch_chat(procs: ProcessGroup, workdir: Path, database: Path | str | None 
            "ONAIR_CHAT_DATABASE": str(database), "ONAIR_CHAT_WEBHOOK_SECRET": secret,
            "ONAIR_CHAT_BOT_TOKEN": BOT_TOKEN, "ONAIR_CHAT_MESSAGES_PER_SECOND": "200",
            "ONAIR_CHAT_MESSAGE_BURST": "200", "ONAIR_CHAT_FRAMES_PER_SECOND": "500",
-           "ONAIR_CHAT_FRAME_BURST": "500", **(extra_env or {})}
+           "ONAIR_CHAT_FRAME_BURST": "500", "ONAIR_CHAT_USER_MESSAGES_PER_SECOND": "200",
+           "ONAIR_CHAT_USER_MESSAGE_BURST": "200", **(extra_env or {})}
     process = procs.start(name, [str(CHAT_BIN), "serve", "--log-level", "debug"], timeout=300, cwd=str(workdir), env=env)
     wait_for_tcp(port, 20, process)
     return Chat(port, process, database, secret)

@@ -8,6 +8,10 @@ protocol ChatClusterLink: Sendable {
     /// message) whose newest message id is `newestID`.
     func announce(room: String, newestID: Int64)
 
+    /// A moderator acted in a room on this node (already stored): the other nodes apply it to
+    /// their members and tell them.
+    func announce(_ event: ModerationEvent)
+
     /// A member joined or left `room` on this node (published under this node's lease).
     func memberJoined(room: String, _ member: ServerFrame.Member)
     func memberLeft(room: String, _ member: ServerFrame.Member)
@@ -27,6 +31,8 @@ enum ClusterChange: Sendable, Equatable {
     case presence(String)
     /// Changes may have been missed (the listener reconnected): every loaded room re-reads.
     case everything
+    /// A moderator on another node acted (``ModerationEvent``).
+    case moderation(ModerationEvent)
     /// This node's lease had lapsed and others dropped its members: publish them again.
     case republish
 }

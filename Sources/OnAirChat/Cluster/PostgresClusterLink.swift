@@ -7,7 +7,10 @@ import Synchronization
 
 /// ``ChatClusterLink`` over PostgreSQL. LISTEN/NOTIFY on channel `onair_chat` is a doorbell
 /// only (`<newest id> <room>` for messages, `p <node> <room>` for presence; at most one per room per
-/// flush); the rooms read the tables themselves. Presence lives in `chat_presence` under this
+/// flush); the rooms read the tables themselves. A moderator's action is the exception: its
+/// event rides in the notification (`m <node> <room> <event JSON>`, one per action), since a
+/// kick is stored nowhere; what must persist (bans, mutes, slow mode, tombstones) is in the
+/// tables first, and a listener that reconnects re-reads bans and mutes. Presence lives in `chat_presence` under this
 /// node's lease (`chat_node`, renewed every ``heartbeat``): a node that dies stops renewing,
 /// and any node's sweep drops its members once the lease has run out.
 final class PostgresClusterLink: ChatClusterLink, Service, CustomStringConvertible {
@@ -50,6 +53,11 @@ final class PostgresClusterLink: ChatClusterLink, Service, CustomStringConvertib
 
     func announce(room: String, newestID: Int64) {
         doorbell.ring(room, "\(newestID) \(room)")
+    }
+
+    func announce(_ event: ModerationEvent) {
+        guard let json = try? JSONEncoder().encode(event) else { return }
+        doorbell.ring("m \(UUID().uuidString)", "m \(nodeID) \(event.room) \(String(decoding: json, as: UTF8.self))")
     }
 
     // MARK: - presence
@@ -240,8 +248,17 @@ final class PostgresClusterLink: ChatClusterLink, Service, CustomStringConvertib
         case malformed
     }
 
-    /// `<newest id> <room>`, or `p <node> <room>` (`-`: a sweep, for every node), as announced.
+    /// `m <node> <room> <event JSON>`, `<newest id> <room>`, or `p <node> <room>` (`-`: a sweep, for every node), as announced.
     static func parse(_ payload: String, thisNode: String) -> Parsed {
+        if payload.hasPrefix("m ") {
+            let parts = payload.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard parts.count == 4 else { return .malformed }
+            if parts[1] == thisNode { return .own }
+            guard let event = try? JSONDecoder().decode(ModerationEvent.self, from: Data(parts[3].utf8)), event.room == parts[2] else {
+                return .malformed
+            }
+            return .change(.moderation(event))
+        }
         let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         if parts.count == 3, parts[0] == "p", !parts[2].isEmpty {
             return parts[1] == thisNode ? .own : .change(.presence(String(parts[2])))

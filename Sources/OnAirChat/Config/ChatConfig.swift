@@ -154,6 +154,11 @@ public struct ChatConfig: Codable, Sendable, Equatable {
         /// Token bucket for every frame a client sends (bad JSON included).
         public var framesPerSecond = 20.0
         public var frameBurst = 40.0
+        /// Token bucket for `send` per user (an access token's `sub`) in a room, over all of the
+        /// user's connections to it on this node: ten tabs do not get ten times the rate. Open-chat
+        /// members (no token) have no user id and only the per-connection bucket.
+        public var userMessagesPerSecond = 4.0
+        public var userMessageBurst = 10.0
         /// Bytes queued for one slow client before it is disconnected (it resumes from its
         /// last message id when it comes back).
         public var clientBufferBytes = 1 << 20
@@ -169,6 +174,8 @@ public struct ChatConfig: Codable, Sendable, Equatable {
             messageBurst = try c.value(.messageBurst, default: messageBurst)
             framesPerSecond = try c.value(.framesPerSecond, default: framesPerSecond)
             frameBurst = try c.value(.frameBurst, default: frameBurst)
+            userMessagesPerSecond = try c.value(.userMessagesPerSecond, default: userMessagesPerSecond)
+            userMessageBurst = try c.value(.userMessageBurst, default: userMessageBurst)
             clientBufferBytes = try c.value(.clientBufferBytes, default: clientBufferBytes)
         }
 
@@ -177,6 +184,7 @@ public struct ChatConfig: Codable, Sendable, Equatable {
             case maxFrameBytes = "max_frame_bytes", messagesPerSecond = "messages_per_second"
             case messageBurst = "message_burst", framesPerSecond = "frames_per_second", frameBurst = "frame_burst"
             case clientBufferBytes = "client_buffer_bytes"
+            case userMessagesPerSecond = "user_messages_per_second", userMessageBurst = "user_message_burst"
         }
     }
 

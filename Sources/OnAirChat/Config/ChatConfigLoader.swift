@@ -76,6 +76,8 @@ public enum ChatConfigLoader {
         if let v = try double("ONAIR_CHAT_MESSAGE_BURST") { config.limits.messageBurst = v }
         if let v = try double("ONAIR_CHAT_FRAMES_PER_SECOND") { config.limits.framesPerSecond = v }
         if let v = try double("ONAIR_CHAT_FRAME_BURST") { config.limits.frameBurst = v }
+        if let v = try double("ONAIR_CHAT_USER_MESSAGES_PER_SECOND") { config.limits.userMessagesPerSecond = v }
+        if let v = try double("ONAIR_CHAT_USER_MESSAGE_BURST") { config.limits.userMessageBurst = v }
     }
 
     static func validate(_ config: ChatConfig) throws(Problem) {
@@ -100,7 +102,8 @@ public enum ChatConfigLoader {
             throw Problem(description: "limits.max_message_chars and limits.max_name_chars must be at least 1")
         }
         guard limits.maxFrameBytes >= 1024 else { throw Problem(description: "limits.max_frame_bytes must be at least 1024") }
-        guard limits.messagesPerSecond > 0, limits.messageBurst >= 1, limits.framesPerSecond > 0, limits.frameBurst >= 1 else {
+        guard limits.messagesPerSecond > 0, limits.messageBurst >= 1, limits.framesPerSecond > 0, limits.frameBurst >= 1,
+              limits.userMessagesPerSecond > 0, limits.userMessageBurst >= 1 else {
             throw Problem(description: "limits: rates must be > 0 and bursts at least 1")
         }
         guard limits.clientBufferBytes >= 16 * 1024 else {

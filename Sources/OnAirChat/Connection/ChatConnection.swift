@@ -2,6 +2,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import OnAirChatProtocol
+import OnAirTokenFormat
 
 /// One client's WebSocket on `/rooms/{id}/ws`: reads its frames, enforces the limits (frame
 /// and message token buckets, text rules, the join token or access token) and hands the rest
@@ -17,6 +18,9 @@ struct ChatConnection {
     private var frameBucket: TokenBucket
     private var messageBucket: TokenBucket
     private var room: ChatRoom?
+    /// The access token this connection joined with (nil: open chat or a static token):
+    /// who its member is and whether it may moderate.
+    private var claims: AccessClaims?
     /// Frames refused in a row by the frame bucket; a client that keeps flooding is dropped.
     private var floodStrikes = 0
 
@@ -83,6 +87,8 @@ struct ChatConnection {
             room.submit(.who(memberID: outlet.id, ref: ref))
         case .ping(let ref):
             reply(.pong(ref: ref))
+        case .moderate(let action, let ref):
+            await moderate(action, ref: ref)
         }
         return true
     }
@@ -108,6 +114,20 @@ struct ChatConnection {
             user = claims.subject
             claimedName = claims.displayName
         }
+        if let user {
+            // Bans outlive connections, restarts and nodes: the store decides (the room re-checks).
+            do {
+                if try await services.store.isBanned(room: roomID, user: user) {
+                    reply(.error(code: .banned, message: RoomWorker.bannedMessage(roomID), ref: ref))
+                    try await outbound.close(.policyViolation, reason: ChatErrorCode.banned.rawValue)
+                    return false
+                }
+            } catch {
+                services.logger.error("ban check failed: \(error)")
+                reply(.error(code: .internalError, message: "the room is unavailable, try again", ref: ref))
+                return true
+            }
+        }
         guard let claimedName else {
             reply(.error(code: .badName, message: "join needs a name", ref: ref))
             return true
@@ -121,7 +141,11 @@ struct ChatConnection {
         }
         do {
             guard let room = try await services.directory.room(roomID, create: true) else { return false }
-            let request = JoinRequest(outlet: outlet, name: displayName, user: user, after: after, ref: ref)
+            var request = JoinRequest(outlet: outlet, name: displayName, user: user, after: after, ref: ref)
+            if case .token(let claims) = identity {
+                request.moderator = claims.allows(.moderate, in: roomID)
+                self.claims = claims
+            }
             guard room.submit(.join(request)) else { return false }
             self.room = room
         } catch {
@@ -144,6 +168,33 @@ struct ChatConnection {
         switch TextRules.message(text, maxChars: services.config.limits.maxMessageChars) {
         case .ok(let valid): room.submit(.send(memberID: outlet.id, text: valid, ref: ref))
         case .refused(let code, let why): reply(.error(code: code, message: why, ref: ref))
+        }
+    }
+
+    /// A moderator's frame: the token must grant `moderate` in this room; the room does the rest.
+    private func moderate(_ action: ModerationAction, ref: String?) async {
+        guard let room else {
+            _ = refuseNotJoined(ref)
+            return
+        }
+        guard let claims, claims.allows(.moderate, in: roomID) else {
+            let why = claims == nil ? "moderating needs an access token with the moderate grant"
+                                    : "the token does not grant moderate in room \(roomID)"
+            reply(.error(code: .notModerator, message: why, ref: ref, reason: "missing_grant"))
+            return
+        }
+        let result: Result<ModerationEvent, RoomRefusal>
+        do {
+            result = try await room.ask { .moderate(ModerationRequest(action: action, by: claims.subject), $0) }
+        } catch {
+            return
+        }
+        switch result {
+        case .success(let event): reply(.done(ref: ref, event: event))
+        case .failure(.notFound):
+            reply(.error(code: .notFound, message: "room \(roomID) has no message \(action.messageID ?? 0)", ref: ref))
+        case .failure(let other):
+            reply(.error(code: .internalError, message: "not done (\(other)), try again", ref: ref))
         }
     }
 

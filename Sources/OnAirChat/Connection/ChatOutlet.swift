@@ -41,6 +41,20 @@ public final class ChatOutlet: Sendable {
     /// The raw writer, for ``FanOut`` (it writes on `eventLoop` only).
     var frameWriter: RawFrameWriter { writer }
 
+    /// Sends `wire` (an error frame saying why), then a close frame (1008 policy violation,
+    /// RFC 6455 §7.4.1, with `reason`), then closes the socket: a kick or a ban.
+    func close(after wire: ByteBuffer, reason: String) {
+        var joined = wire
+        var close = WebSocketWire.closeFrame(code: 1008, reason: reason)
+        joined.writeBuffer(&close)
+        let bytes = joined
+        if channel.eventLoop.inEventLoop {
+            writer.writeAndClose(bytes)
+        } else {
+            channel.eventLoop.execute { self.writer.writeAndClose(bytes) }
+        }
+    }
+
     /// Drops the connection (the client sees 1006 and may reconnect).
     func disconnect() {
         channel.close(promise: nil)

@@ -47,4 +47,15 @@ final class RawFrameWriter: ChannelDuplexHandler, RemovableChannelHandler, @unch
         }
         context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
     }
+
+    /// Writes `bytes` (ending in a close frame), then closes the socket once they are written.
+    /// Later writes are dropped.
+    func writeAndClose(_ bytes: ByteBuffer) {
+        guard active, let context else { return }
+        active = false
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        promise.futureResult.whenComplete { _ in bound.value.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(bytes), promise: promise)
+    }
 }

@@ -91,6 +91,43 @@ struct ChatAccess: Sendable {
         return try httpClaims(verifier, token, room: room)
     }
 
+    /// `POST /rooms/{id}/moderation`: a JWT granting `moderate` in the room (its claims back).
+    /// No credentials is 401 (RFC 6750 §3) before anything else, even when `auth.jwt` is off.
+    func moderate(_ request: Request, room: String) throws -> AccessClaims {
+        guard let header = request.headers[.authorization] else {
+            throw ChatHTTPError(.unauthorized, "needs Authorization: Bearer <access token with the moderate grant>",
+                                headers: [.wwwAuthenticate: BearerCredential.challenge(realm: Self.realm)])
+        }
+        guard let verifier else {
+            throw ChatHTTPError(.forbidden, "moderation needs access tokens (set auth.jwt)")
+        }
+        guard let token = BearerCredential.token(fromAuthorization: header), TokenVerifier.looksLikeJWT(token) else {
+            throw Self.invalidToken("moderation needs an access token (JWT) as Bearer")
+        }
+        let claims: AccessClaims
+        do {
+            claims = try verifier.verify(token)
+        } catch {
+            throw Self.invalidToken(error.description)
+        }
+        let refusal: String?
+        if !claims.grants.contains(.moderate) {
+            let held = claims.grants.map(\.rawValue).sorted().joined(separator: ",")
+            refusal = "the token does not grant moderate (it grants \(held.isEmpty ? "nothing" : held))"
+        } else if !(claims.room?.matches(room) ?? false) {
+            refusal = "the token is for room \(claims.room?.description ?? "(none)"), not room \(room)"
+        } else {
+            refusal = nil
+        }
+        if let refusal {
+            throw ChatHTTPError(.forbidden, refusal, headers: [
+                .wwwAuthenticate: BearerCredential.challenge(realm: Self.realm, error: "insufficient_scope", description: refusal,
+                                                             scope: "moderate"),
+            ])
+        }
+        return claims
+    }
+
     /// `GET /rooms/{id}` and its messages: open, unless `auth.jwt.required` (then a JWT granting `chat` in the room).
     func read(_ request: Request, room: String) throws {
         guard let verifier, jwtRequired else { return }

@@ -31,6 +31,10 @@ enum ChatRouter {
         router.post("/rooms/:room/messages") { request, context in
             try await rest.post(try ChatRoomID.validated(context.parameters.require("room")), request: request)
         }
+        let moderation = ModerationREST(services: services, rest: rest)
+        router.post("/rooms/:room/moderation") { request, context in
+            try await moderation.moderate(try ChatRoomID.validated(context.parameters.require("room")), request: request)
+        }
         // Reached only when the WebSocket router did not upgrade: say why.
         router.get("/rooms/:room/ws") { request, context -> Response in
             _ = try ChatRoomID.validated(context.parameters.require("room"))

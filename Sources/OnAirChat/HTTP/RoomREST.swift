@@ -17,11 +17,12 @@ struct RoomREST: Sendable {
         var closedReason: String?
         var generation: Int64?
         var viewers: Int?
+        var slowModeSeconds: Int
         var updatedAt: String
 
         enum CodingKeys: String, CodingKey {
             case room, state, presence, lastMessageID = "last_message_id", closedReason = "closed_reason"
-            case generation, viewers, updatedAt = "updated_at"
+            case generation, viewers, slowModeSeconds = "slow_mode_seconds", updatedAt = "updated_at"
         }
     }
 
@@ -60,6 +61,7 @@ struct RoomREST: Sendable {
         let r = snapshot.record
         return try json(.ok, RoomBody(room: id, state: r.state.rawValue, presence: snapshot.presence, lastMessageID: r.lastMessageID,
                                       closedReason: r.closedReason, generation: r.generation, viewers: r.viewers,
+                                      slowModeSeconds: r.slowModeSeconds,
                                       updatedAt: RFC3339.format(milliseconds: r.updatedAt)))
     }
 
@@ -116,18 +118,32 @@ struct RoomREST: Sendable {
         let draft = MessageDraft(room: id, kind: claims == nil ? .bot : .user, name: name, text: text, at: services.clock.milliseconds(),
                                  userID: claims?.subject)
         let result: Result<ChatMessage, RoomRefusal>
-        do { result = try await room.ask { .post(draft, $0) } } catch { throw ChatHTTPError(.serviceUnavailable, "shutting down") }
+        let moderator = claims?.allows(.moderate, in: id) ?? false
+        do { result = try await room.ask { .post(draft, moderator: moderator, $0) } } catch {
+            throw ChatHTTPError(.serviceUnavailable, "shutting down")
+        }
         switch result {
         case .success(let message):
             return try json(.created, PostedBody(message: WireMessage(message)))
         case .failure(.closed(let reason)):
             throw ChatHTTPError(.conflict, "room \(id) is closed: the stream ended (\(reason ?? "unknown"))")
+        case .failure(.muted(let until)):
+            throw ChatHTTPError(.forbidden, "muted: a moderator muted this user in room \(id) until \(RFC3339.format(milliseconds: until))")
+        case .failure(.banned):
+            throw ChatHTTPError(.forbidden, "banned: \(RoomWorker.bannedMessage(id))")
+        case .failure(.slowMode(let wait)):
+            throw ChatHTTPError(.tooManyRequests, "slow mode: one message per user every \(wait) ms or more; retry later",
+                                headers: [.retryAfter: String((wait + 999) / 1000)])
+        case .failure(.rateLimited(let wait)):
+            throw ChatHTTPError(.tooManyRequests,
+                                "slow down: at most \(services.config.limits.userMessagesPerSecond) messages per second per user",
+                                headers: [.retryAfter: String((wait + 999) / 1000)])
         case .failure(let other):
             throw ChatHTTPError(.serviceUnavailable, "not stored (\(other)); retry later")
         }
     }
 
-    private func json(_ status: HTTPResponse.Status, _ value: some Encodable) throws -> Response {
+    func json(_ status: HTTPResponse.Status, _ value: some Encodable) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],

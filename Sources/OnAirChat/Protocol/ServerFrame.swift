@@ -14,6 +14,9 @@ import OnAirChatProtocol
 ///     room.opened  the stream (re)started: sends allowed again (after the system `message`)
 ///     error        something you sent was refused (the connection stays open)
 ///     pong         answer to ping
+///     done         a moderator's action was carried out (with its event)
+///     message.deleted, member.muted, member.unmuted, member.kicked, member.banned,
+///     member.unbanned, room.slow_mode    a moderator's action (``ModerationEvent``)
 public enum ServerFrame: Sendable, Encodable {
     case joined(Joined)
     case message(ChatMessage)
@@ -26,6 +29,10 @@ public enum ServerFrame: Sendable, Encodable {
     /// `reason`: for `invalid_token` and `forbidden`, why in one word (`expired`, `wrong_room`, ...).
     case error(code: ChatErrorCode, message: String, ref: String?, retryAfterMS: Int? = nil, reason: String? = nil)
     case pong(ref: String?)
+    /// A moderator's action, told to the room.
+    case moderation(ModerationEvent)
+    /// The answer to a moderator's frame.
+    case done(ref: String?, event: ModerationEvent)
 
     /// A connected person, as others see them.
     public struct Member: Sendable, Encodable, Equatable {
@@ -59,6 +66,8 @@ public enum ServerFrame: Sendable, Encodable {
         public var resumed: Bool
         public var count: Int
         public var members: [Member]
+        /// Slow mode: seconds between two messages of one user (0: off).
+        public var slowModeSeconds: Int = 0
     }
 
     private struct Key: CodingKey {
@@ -80,6 +89,7 @@ public enum ServerFrame: Sendable, Encodable {
             try put("state", j.state.rawValue); try put("closed_reason", j.closedReason); try put("last_id", j.lastID)
             try put("messages", j.messages.map(WireMessage.init)); try put("more", j.more); try put("resumed", j.resumed)
             try put("presence", PresenceSnapshot(count: j.count, members: j.members))
+            try put("slow_mode_seconds", j.slowModeSeconds)
         case .message(let message):
             try put("type", "message"); try put("message", WireMessage(message))
         case .ack(let ref, let id):
@@ -102,6 +112,10 @@ public enum ServerFrame: Sendable, Encodable {
             try put("retry_after_ms", retryAfterMS); try put("reason", reason)
         case .pong(let ref):
             try put("type", "pong"); try put("ref", ref)
+        case .moderation(let event):
+            try event.encode(to: encoder)
+        case .done(let ref, let event):
+            try put("type", "done"); try put("ref", ref); try put("event", event)
         }
     }
 
@@ -117,7 +131,9 @@ struct WireMessage: Encodable {
 
     init(_ message: ChatMessage) { self.message = message }
 
-    enum CodingKeys: String, CodingKey { case id, room, kind, name, user, text, at, ts, event, reason }
+    enum CodingKeys: String, CodingKey {
+        case id, room, kind, name, user, text, at, ts, event, reason, deleted, deletedBy = "deleted_by", deletedAt = "deleted_at"
+    }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -131,5 +147,11 @@ struct WireMessage: Encodable {
         try c.encode(message.at, forKey: .ts)
         try c.encodeIfPresent(message.event, forKey: .event)
         try c.encodeIfPresent(message.reason, forKey: .reason)
+        // A tombstone: `deleted`, who and when; the text is empty.
+        if let deletedAt = message.deletedAt {
+            try c.encode(true, forKey: .deleted)
+            try c.encodeIfPresent(message.deletedBy, forKey: .deletedBy)
+            try c.encode(RFC3339.format(milliseconds: deletedAt), forKey: .deletedAt)
+        }
     }
 }

@@ -31,4 +31,17 @@ enum WebSocketWire {
         } while rest.readableBytes > 0
         return wire
     }
+
+    /// A close frame (RFC 6455 §5.5.1): status `code`, then `reason` cut to fit the 125-byte
+    /// control-frame payload (§5.5) on a UTF-8 boundary.
+    static func closeFrame(code: UInt16, reason: String) -> ByteBuffer {
+        var text = Substring(reason)
+        while text.utf8.count > 123 { text = text.dropLast() }
+        var wire = ByteBufferAllocator().buffer(capacity: 4 + text.utf8.count)
+        wire.writeInteger(UInt8(0x88))
+        wire.writeInteger(UInt8(2 + text.utf8.count))
+        wire.writeInteger(code)
+        wire.writeString(String(text))
+        return wire
+    }
 }

@@ -69,10 +69,12 @@ public final class RoomDirectory: Service, Sendable, CustomStringConvertible {
                         switch change {
                         case .room(let id, let newestID): await registry.room(id)?.submit(.catchUp(newestID: newestID))
                         case .presence(let id): await registry.room(id)?.submit(.refreshPresence)
+                        case .moderation(let event): await registry.room(event.room)?.submit(.remoteModeration(event))
                         case .everything:
                             for room in await registry.all() {
                                 room.submit(.catchUp(newestID: nil))
                                 room.submit(.refreshPresence)
+                                room.submit(.reloadModeration)
                             }
                         case .republish: for room in await registry.all() { room.submit(.republishPresence) }
                         }

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import OnAirChatProtocol
 import OnAirWebhooks
 
 /// The single owner of one room's live state: its record, its members and their sockets.
@@ -14,19 +15,25 @@ struct RoomWorker {
     let clock: WallClock
     let cluster: (any ChatClusterLink)?
 
-    private var record: RoomRecord
-    private var members: [UInt64: Member] = [:]
+    var record: RoomRecord
+    var members: [UInt64: Member] = [:]
     /// Members on other nodes, by member id (kept current by ``refreshRemoteMembers()``).
     private var remoteMembers: [String: ServerFrame.Member] = [:]
-    private var fanOut = FanOut()
+    var fanOut = FanOut()
     private var presence = PresenceBatch()
     /// The newest system message fanned out (the `room.closed` / `room.opened` frames name it).
     private var lastSystemMessageID: Int64?
-    private let encoder: FrameEncoder
+    let encoder: FrameEncoder
+    /// Bans and mutes (``RoomWorker+Moderation``); slow mode is in `record`.
+    var moderation = RoomModeration()
+    /// Slow mode and the per-user bucket.
+    var posterLimits: PosterLimits
 
     struct Member {
         var info: ServerFrame.Member
         var outlet: ChatOutlet
+        /// The token grants `moderate` here.
+        var moderator = false
     }
 
     init(room: ChatRoom, record: RoomRecord, store: any ChatStore, config: ChatConfig, logger: Logger, clock: WallClock,
@@ -38,6 +45,7 @@ struct RoomWorker {
         self.config = config
         self.clock = clock
         encoder = FrameEncoder(maxFrameBytes: config.limits.maxFrameBytes)
+        posterLimits = PosterLimits(rate: config.limits.userMessagesPerSecond, burst: config.limits.userMessageBurst)
         var logger = logger
         logger[metadataKey: "room"] = "\(room.id)"
         self.logger = logger
@@ -45,6 +53,7 @@ struct RoomWorker {
 
     /// Handles commands until the room is finished.
     mutating func run() async {
+        await reloadModeration()
         for await command in room.commands {
             await handle(command)
         }
@@ -57,7 +66,10 @@ struct RoomWorker {
         case .leave(let id): leave(id)
         case .send(let id, let text, let ref): await send(from: id, text: text, ref: ref)
         case .who(let id, let ref): who(id, ref: ref)
-        case .post(let draft, let reply): reply(await post(draft))
+        case .post(let draft, let moderator, let reply): reply(await post(draft, moderator: moderator))
+        case .moderate(let request, let reply): reply(await moderate(request))
+        case .remoteModeration(let event): applyRemote(event)
+        case .reloadModeration: await reloadModeration()
         case .streamEvent(let event, let delivery, let reply): reply(await apply(event, delivery))
         case .snapshot(let reply): reply(RoomSnapshot(record: record, presence: memberCount))
         case .flushPresence: flushPresence(scheduled: true)
@@ -71,6 +83,12 @@ struct RoomWorker {
 
     private mutating func join(_ request: JoinRequest) async {
         let outlet = request.outlet
+        // The connection asked the store; this closes the race with a ban made meanwhile.
+        if let user = request.user, moderation.bans.contains(user) {
+            outlet.close(after: encoder.encode(.error(code: .banned, message: Self.bannedMessage(room.id), ref: request.ref)),
+                         reason: ChatErrorCode.banned.rawValue)
+            return
+        }
         let page: MessagePage
         // History ends at the newest message this worker has fanned out: newer ones (written on
         // another node) reach the joiner through the fan-out, once, in order.
@@ -89,13 +107,14 @@ struct RoomWorker {
             return
         }
         let info = ServerFrame.Member(id: cluster.map { "c\(outlet.id)-\($0.nodeID)" } ?? "c\(outlet.id)", name: request.name, user: request.user)
-        members[outlet.id] = Member(info: info, outlet: outlet)
+        members[outlet.id] = Member(info: info, outlet: outlet, moderator: request.moderator)
+        if let user = request.user { posterLimits.joined(user: user) }
         presence.joined(info)
         cluster?.memberJoined(room: room.id, info)
         let joined = ServerFrame.Joined(
             ref: request.ref, room: room.id, you: info, state: record.state, closedReason: record.closedReason,
             lastID: record.lastMessageID, messages: page.messages, more: page.more, resumed: request.after != nil,
-            count: memberCount, members: memberList())
+            count: memberCount, members: memberList(), slowModeSeconds: record.slowModeSeconds)
         // The joined frame goes out before the socket joins the fan-out, on the same event loop queue,
         // so the next broadcast lands after it.
         outlet.send(encoder.encode(.joined(joined)))
@@ -109,8 +128,9 @@ struct RoomWorker {
         return kept.count == page.messages.count ? page : MessagePage(messages: Array(kept), more: false)
     }
 
-    private mutating func leave(_ id: UInt64) {
+    mutating func leave(_ id: UInt64) {
         guard let member = members.removeValue(forKey: id) else { return }
+        posterLimits.left(user: member.info.user, connection: id)
         fanOut.remove(id)
         presence.left(member.info)
         cluster?.memberLeft(room: room.id, member.info)
@@ -184,8 +204,13 @@ struct RoomWorker {
             member.outlet.send(encoder.encode(.error(code: .roomClosed, message: closedMessage, ref: ref)))
             return
         }
-        let draft = MessageDraft(room: room.id, kind: .user, name: member.info.name, text: text, at: clock.milliseconds(),
-                                 userID: member.info.user)
+        let now = clock.milliseconds()
+        let poster: PosterLimits.Poster = member.info.user.map { .user($0) } ?? .connection(id)
+        if let refusal = admit(poster, user: member.info.user, moderator: member.moderator, now: now) {
+            member.outlet.send(encoder.encode(errorFrame(refusal, ref: ref)))
+            return
+        }
+        let draft = MessageDraft(room: room.id, kind: .user, name: member.info.name, text: text, at: now, userID: member.info.user)
         do {
             let message = try await store.append(draft)
             // Others' earlier messages first, then the sender's ack, then its message, as on one node.
@@ -266,8 +291,12 @@ struct RoomWorker {
         }
     }
 
-    private mutating func post(_ draft: MessageDraft) async -> Result<ChatMessage, RoomRefusal> {
+    private mutating func post(_ draft: MessageDraft, moderator: Bool) async -> Result<ChatMessage, RoomRefusal> {
         guard record.state == .open else { return .failure(.closed(reason: record.closedReason)) }
+        if let user = draft.userID {
+            if moderation.bans.contains(user) { return .failure(.banned) }
+            if let refusal = admit(.user(user), user: user, moderator: moderator, now: draft.at) { return .failure(refusal) }
+        }
         do {
             let message = try await store.append(draft)
             await fanOutWritten(message)

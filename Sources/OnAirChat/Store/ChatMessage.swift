@@ -23,9 +23,14 @@ public struct ChatMessage: Sendable, Equatable, Codable {
     public var reason: String?
     /// The sender's user id (an access token's `sub`); nil in an open chat, for bots and the system.
     public var userID: String?
+    /// A tombstone (a moderator deleted it): who (their user id) and when (ms since 1970);
+    /// the text is gone (empty).
+    public var deletedBy: String?
+    public var deletedAt: Int64?
 
     public init(room: String, id: Int64, kind: Kind, name: String, text: String, at: Int64,
-                event: String? = nil, reason: String? = nil, userID: String? = nil) {
+                event: String? = nil, reason: String? = nil, userID: String? = nil,
+                deletedBy: String? = nil, deletedAt: Int64? = nil) {
         self.room = room
         self.id = id
         self.kind = kind
@@ -35,6 +40,8 @@ public struct ChatMessage: Sendable, Equatable, Codable {
         self.event = event
         self.reason = reason
         self.userID = userID
+        self.deletedBy = deletedBy
+        self.deletedAt = deletedAt
     }
 }
 

@@ -41,6 +41,28 @@ enum ChatSchema {
         migrator.registerMigration("v2: the sender's user id (access tokens, issue 28)") { db in
             try db.execute(sql: "ALTER TABLE message ADD COLUMN user_id TEXT")
         }
+        migrator.registerMigration("v3: moderation: tombstones, bans, mutes, slow mode (issue 28)") { db in
+            try db.execute(sql: """
+                ALTER TABLE message ADD COLUMN deleted_by TEXT;
+                ALTER TABLE message ADD COLUMN deleted_at INTEGER;
+                ALTER TABLE room ADD COLUMN slow_mode_seconds INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE ban (
+                    room TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    by_user TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    PRIMARY KEY (room, user_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE mute (
+                    room TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    until_at INTEGER NOT NULL,
+                    by_user TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    PRIMARY KEY (room, user_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }
@@ -54,6 +76,7 @@ extension RoomRecord {
                   sequence: row["sequence"],
                   closedReason: row["closed_reason"],
                   viewers: row["viewers"],
+                  slowModeSeconds: row["slow_mode_seconds"],
                   createdAt: row["created_at"],
                   updatedAt: row["updated_at"])
     }
@@ -63,6 +86,6 @@ extension ChatMessage {
     init(row: Row) {
         self.init(room: row["room"], id: row["id"], kind: Kind(rawValue: row["kind"]) ?? .user,
                   name: row["name"], text: row["text"], at: row["at"], event: row["event"], reason: row["reason"],
-                  userID: row["user_id"])
+                  userID: row["user_id"], deletedBy: row["deleted_by"], deletedAt: row["deleted_at"])
     }
 }

@@ -26,4 +26,25 @@ public protocol ChatStore: Sendable {
 
     /// Forgets delivery ids received before `cutoff` (ms since 1970); returns how many.
     func forgetDeliveries(receivedBefore cutoff: Int64) async throws -> Int
+
+    // MARK: - moderation (issue 28)
+
+    /// The room's bans and the mutes that last beyond `now`.
+    func moderation(room: String, now: Int64) async throws -> RoomModeration
+
+    /// Whether `user` is banned from `room` (checked on every join with a token).
+    func isBanned(room: String, user: String) async throws -> Bool
+
+    /// Bans (`banned`) or unbans `user` in `room`, remembering who and when.
+    func setBan(room: String, user: String, banned: Bool, by: String, at: Int64) async throws
+
+    /// Mutes `user` in `room` until `until` (ms since 1970); nil lifts the mute.
+    func setMute(room: String, user: String, until: Int64?, by: String, at: Int64) async throws
+
+    /// Sets the room's slow mode (0: off), creating the room if needed; returns the record.
+    func setSlowMode(room: String, seconds: Int, at: Int64) async throws -> RoomRecord
+
+    /// Turns message `id` into a tombstone (text gone; `deleted_by`, `deleted_at` set) and
+    /// returns it; a message deleted before keeps its first tombstone. nil: no such message.
+    func deleteMessage(room: String, id: Int64, by: String, at: Int64) async throws -> ChatMessage?
 }

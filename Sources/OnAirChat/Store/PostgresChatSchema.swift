@@ -53,5 +53,27 @@ enum PostgresChatSchema {
             "ALTER TABLE chat_message ADD COLUMN user_id text",
             "ALTER TABLE chat_presence ADD COLUMN user_id text",
         ]),
+        SchemaMigration(version: 4, name: "moderation: tombstones, bans, mutes, slow mode (issue 28)", statements: [
+            "ALTER TABLE chat_message ADD COLUMN deleted_by text",
+            "ALTER TABLE chat_message ADD COLUMN deleted_at bigint",
+            "ALTER TABLE chat_room ADD COLUMN slow_mode_seconds integer NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE chat_ban (
+                room text NOT NULL,
+                user_id text NOT NULL,
+                by_user text NOT NULL,
+                at bigint NOT NULL,
+                PRIMARY KEY (room, user_id))
+            """,
+            """
+            CREATE TABLE chat_mute (
+                room text NOT NULL,
+                user_id text NOT NULL,
+                until_at bigint NOT NULL,
+                by_user text NOT NULL,
+                at bigint NOT NULL,
+                PRIMARY KEY (room, user_id))
+            """,
+        ]),
     ])
 }

@@ -17,8 +17,8 @@ public final class PostgresChatStore: ChatStore {
         try await PostgresChatSchema.migrator.migrate(database)
     }
 
-    static let roomColumns = "id, state, last_message_id, generation, sequence, closed_reason, viewers, created_at, updated_at"
-    static let messageColumns = "room, id, kind, name, text, at, event, reason, user_id"
+    static let roomColumns = "id, state, last_message_id, generation, sequence, closed_reason, viewers, created_at, updated_at, slow_mode_seconds"
+    static let messageColumns = "room, id, kind, name, text, at, event, reason, user_id, deleted_by, deleted_at"
 
     public func room(_ id: String) async throws -> RoomRecord? {
         try await database.withConnection { try await Self.fetchRoom($0, id, logger: self.database.logger) }
@@ -149,10 +149,10 @@ public final class PostgresChatStore: ChatStore {
         let rows = try await connection.query("""
             SELECT \(unescaped: roomColumns) FROM chat_room WHERE id = \(id) \(unescaped: lock ? "FOR UPDATE" : "")
             """, logger: logger)
-        for try await row in rows.decode((String, String, Int64, Int64?, Int64?, String?, Int64?, Int64, Int64).self) {
+        for try await row in rows.decode((String, String, Int64, Int64?, Int64?, String?, Int64?, Int64, Int64, Int32).self) {
             return RoomRecord(id: row.0, state: RoomRecord.State(rawValue: row.1) ?? .open, lastMessageID: row.2,
                               generation: row.3, sequence: row.4, closedReason: row.5, viewers: row.6.map(Int.init),
-                              createdAt: row.7, updatedAt: row.8)
+                              slowModeSeconds: Int(row.9), createdAt: row.7, updatedAt: row.8)
         }
         return nil
     }
@@ -168,9 +168,10 @@ public final class PostgresChatStore: ChatStore {
 
     static func messages(_ rows: PostgresRowSequence) async throws -> [ChatMessage] {
         var messages: [ChatMessage] = []
-        for try await row in rows.decode((String, Int64, String, String, String, Int64, String?, String?, String?).self) {
+        for try await row in rows.decode((String, Int64, String, String, String, Int64, String?, String?, String?, String?, Int64?).self) {
             messages.append(ChatMessage(room: row.0, id: row.1, kind: ChatMessage.Kind(rawValue: row.2) ?? .user, name: row.3,
-                                        text: row.4, at: row.5, event: row.6, reason: row.7, userID: row.8))
+                                        text: row.4, at: row.5, event: row.6, reason: row.7, userID: row.8,
+                                        deletedBy: row.9, deletedAt: row.10))
         }
         return messages
     }

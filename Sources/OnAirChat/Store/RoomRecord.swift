@@ -19,12 +19,14 @@ public struct RoomRecord: Sendable, Equatable {
     public var closedReason: String?
     /// The relay's last `stream.viewers` figure.
     public var viewers: Int?
+    /// Slow mode: the least seconds between two messages of one user (0: off); set by moderators.
+    public var slowModeSeconds: Int
     /// Milliseconds since 1970.
     public var createdAt: Int64
     public var updatedAt: Int64
 
     public init(id: String, state: State = .open, lastMessageID: Int64 = 0, generation: Int64? = nil,
-                sequence: Int64? = nil, closedReason: String? = nil, viewers: Int? = nil,
+                sequence: Int64? = nil, closedReason: String? = nil, viewers: Int? = nil, slowModeSeconds: Int = 0,
                 createdAt: Int64, updatedAt: Int64) {
         self.id = id
         self.state = state
@@ -33,6 +35,7 @@ public struct RoomRecord: Sendable, Equatable {
         self.sequence = sequence
         self.closedReason = closedReason
         self.viewers = viewers
+        self.slowModeSeconds = slowModeSeconds
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

@@ -6,7 +6,7 @@ import OnAirChatProtocol
 /// writer), `synchronous=NORMAL` (a crash of the process loses nothing; a power cut may lose
 /// the last commits, acceptable for chat). `:memory:` gives a private in-memory database.
 public final class SQLiteChatStore: ChatStore {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
 
     public init(path: String) throws {
         var configuration = Configuration()
@@ -41,7 +41,7 @@ public final class SQLiteChatStore: ChatStore {
     public func page(room: String, _ page: HistoryPage) async throws -> MessagePage {
         let limit = max(0, page.limit)
         return try await writer.read { db in
-            let columns = "room, id, kind, name, text, at, event, reason, user_id"
+            let columns = "room, id, kind, name, text, at, event, reason, user_id, deleted_by, deleted_at"
             let rows: [Row]
             switch page {
             case .latest:
@@ -93,11 +93,11 @@ public final class SQLiteChatStore: ChatStore {
 
     // MARK: - inside a transaction
 
-    private static func fetchRoom(_ db: Database, _ id: String) throws -> RoomRecord? {
+    static func fetchRoom(_ db: Database, _ id: String) throws -> RoomRecord? {
         try Row.fetchOne(db, sql: "SELECT * FROM room WHERE id = ?", arguments: [id]).map(RoomRecord.init(row:))
     }
 
-    private static func ensureRoom(_ db: Database, _ id: String, now: Int64) throws -> RoomRecord {
+    static func ensureRoom(_ db: Database, _ id: String, now: Int64) throws -> RoomRecord {
         if let room = try fetchRoom(db, id) { return room }
         let room = RoomRecord(id: id, createdAt: now, updatedAt: now)
         try db.execute(sql: "INSERT INTO room (id, state, last_message_id, created_at, updated_at) VALUES (?, ?, 0, ?, ?)",

@@ -3,7 +3,8 @@ import OnAirChatProtocol
 
 // fuzz-chat: one input is one WebSocket text message from a chat client, as the chat reads
 // it: ClientFrame.parse (one JSON object with a type), then the text rules the connection
-// applies to a join's name and a send's text.
+// applies to a join's name and a send's text; moderators' frames (delete, mute, kick, ban,
+// unban, slow_mode) are read by the same parser.
 //
 // Invariants: a parse either gives a frame or a problem with a code; a history page's limit
 // is within 1...maxPage; what the text rules accept is non-empty, within its length, and
@@ -35,6 +36,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         fuzzCheck((1...maxPage).contains(page.limit), "a history limit outside 1...\(maxPage)")
     case .who, .ping:
         break
+    case .moderate(let action, _):
+        // A moderator's frame names a user (1...maxUserChars), a message id >= 1 or an interval in range.
+        if let user = action.user {
+            fuzzCheck(!user.isEmpty && user.unicodeScalars.count <= ModerationAction.maxUserChars, "a moderation frame with a bad user id")
+        }
+        switch action {
+        case .delete(let id): fuzzCheck(id >= 1, "a delete of message id < 1")
+        case .mute(_, let seconds), .slowMode(let seconds):
+            fuzzCheck((0...ModerationAction.maxSeconds).contains(seconds), "an interval outside 0...maxSeconds")
+        case .kick, .ban, .unban: break
+        }
+        fuzzCheck(ModerationAction.types.contains(action.type), "an action of an unlisted type")
     }
     return 0
 }
