@@ -14,9 +14,18 @@ bash tools/setup.sh
 config="${ONAIR_RUN_CONFIG:-release}"   # the tests run it on their debug build
 bin=".build/$config"
 echo "run: building $config binaries (the first release build takes about 6 minutes on 2 cores; later ones seconds)"
-swift build -c "$config" --product relay -q
-swift build -c "$config" --product chat -q
-swift build -c "$config" --product broadcast -q
+# SwiftPM rebuilds whatever it built under a different environment (40 s for the chat alone
+# after one ONAIR_FOO=1; a shell's SHLVL is enough), so the build gets a steady one: only what a
+# build uses, never the ONAIR_* settings that configure the servers below.
+build_env=()
+for name in $(compgen -e); do
+  case $name in
+    HOME|PATH|TMPDIR|LANG|LC_*|USER|SWIFT*|GIT_*|SSL_*|CURL_*|XDG_*|*_proxy|*_PROXY) build_env+=("$name=${!name}") ;;
+  esac
+done
+for product in relay chat broadcast; do
+  env -i "${build_env[@]}" swift build -c "$config" --product "$product" -q
+done
 
 run_dir="${ONAIR_RUN_DIR:-.run}"
 mkdir -p "$run_dir"
