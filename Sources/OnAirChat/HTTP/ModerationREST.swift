@@ -17,13 +17,7 @@ struct ModerationREST: Sendable {
     func moderate(_ id: String, request: Request) async throws -> Response {
         // Authenticated before the body is read.
         let claims = try services.access.moderate(request, room: id)
-        let maxBytes = services.config.limits.maxFrameBytes
-        let bytes: ByteBuffer
-        do {
-            bytes = try await request.body.collect(upTo: maxBytes)
-        } catch is NIOTooManyBytesError {
-            throw ChatHTTPError(.contentTooLarge, "body larger than \(maxBytes) bytes (limits.max_frame_bytes)")
-        }
+        let bytes = try await rest.body(of: request)
         let action: ModerationAction
         do {
             guard case .moderate(let parsed, _) = try ClientFrame.parse(String(buffer: bytes), maxPage: 1) else {

@@ -86,16 +86,20 @@ struct RoomREST: Sendable {
         return try json(.ok, MessagesBody(room: id, messages: result.messages.map(WireMessage.init), more: result.more))
     }
 
-    func post(_ id: String, request: Request) async throws -> Response {
-        // Authenticated before the body is read; a JWT posts as its user, the bot token as the body's name.
-        let claims = try services.access.post(request, room: id)
+    /// A request's body, at most `limits.max_frame_bytes` (a REST post is bound like a frame).
+    func body(of request: Request) async throws -> ByteBuffer {
         let maxBytes = services.config.limits.maxFrameBytes
-        let bytes: ByteBuffer
         do {
-            bytes = try await request.body.collect(upTo: maxBytes)
+            return try await request.body.collect(upTo: maxBytes)
         } catch is NIOTooManyBytesError {
             throw ChatHTTPError(.contentTooLarge, "body larger than \(maxBytes) bytes (limits.max_frame_bytes)")
         }
+    }
+
+    func post(_ id: String, request: Request) async throws -> Response {
+        // Authenticated before the body is read; a JWT posts as its user, the bot token as the body's name.
+        let claims = try services.access.post(request, room: id)
+        let bytes = try await body(of: request)
         let body: PostBody
         do {
             body = try JSONRequestBody.decode(PostBody.self, from: Data(buffer: bytes))
